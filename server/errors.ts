@@ -1,0 +1,164 @@
+// One typed error hierarchy for every transport. Each error carries its HTTP status and the contract's
+// snake_case code; `expose` says whether the message is safe to show. Formatters live beside each
+// transport: rest/errors.ts (JSON body), graphql/errors.ts (extensions.code), oauth (RFC 6749).
+
+export type FieldErrors = Record<string, string>;
+
+export class AppError extends Error {
+  readonly status: number = 500;
+  readonly code: string = "internal";
+  readonly expose: boolean = true;
+  readonly details?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
+  constructor(message: string, options: { details?: Record<string, unknown>; headers?: Record<string, string>; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export class InvalidRequestError extends AppError {
+  override readonly status = 400;
+  override readonly code = "invalid_request";
+  readonly fields: FieldErrors;
+  constructor(message: string, fields: FieldErrors = {}) {
+    super(message, { details: { fields } });
+    this.fields = fields;
+  }
+}
+
+const bearer = 'Bearer realm="slipway"';
+
+export class UnauthenticatedError extends AppError {
+  override readonly status = 401;
+  override readonly code = "unauthenticated";
+  constructor(message = "Sign in or send an access token in the Authorization header.") {
+    super(message, { headers: { "WWW-Authenticate": bearer } });
+  }
+}
+
+export class InvalidTokenError extends AppError {
+  override readonly status = 401;
+  override readonly code = "invalid_token";
+  constructor(message = "The access token is invalid, expired or revoked. Sign in again or refresh the token.") {
+    super(message, { headers: { "WWW-Authenticate": `${bearer}, error="invalid_token"` } });
+  }
+}
+
+export class InvalidCredentialsError extends AppError {
+  override readonly status = 401;
+  override readonly code = "invalid_credentials";
+  constructor() {
+    super("The email or password is incorrect.");
+  }
+}
+
+export class ForbiddenError extends AppError {
+  override readonly status = 403;
+  override readonly code: string = "forbidden";
+}
+
+export class InsufficientScopeError extends ForbiddenError {
+  override readonly code = "insufficient_scope";
+  constructor(scope: string) {
+    super(`This access token lacks the "${scope}" scope. Ask the user to authorize it again with that scope.`, {
+      details: { requiredScope: scope },
+      headers: { "WWW-Authenticate": `${bearer}, error="insufficient_scope", scope="${scope}"` },
+    });
+  }
+}
+
+export class AccountPendingError extends ForbiddenError {
+  override readonly code = "account_pending";
+  constructor() {
+    super("Your account is waiting for an administrator's approval; until then you can sign in and read, but not make changes.");
+  }
+}
+
+export class AccountSuspendedError extends ForbiddenError {
+  override readonly code = "account_suspended";
+  constructor() {
+    super("This account is suspended. Contact an administrator.");
+  }
+}
+
+export class CsrfError extends ForbiddenError {
+  constructor() {
+    super("Cross-site request refused: this request carries the session cookie but comes from another origin.");
+  }
+}
+
+export class QuotaExceededError extends AppError {
+  override readonly status: number = 403;
+  override readonly code = "quota_exceeded";
+}
+
+export class StorageQuotaExceededError extends QuotaExceededError {
+  override readonly status = 413;
+}
+
+export class NotFoundError extends AppError {
+  override readonly status = 404;
+  override readonly code = "not_found";
+}
+
+export class ConflictError extends AppError {
+  override readonly status = 409;
+  override readonly code = "conflict";
+  readonly fields: FieldErrors;
+  constructor(message: string, fields: FieldErrors = {}) {
+    super(message, { details: { fields } });
+    this.fields = fields;
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  override readonly status = 413;
+  override readonly code = "payload_too_large";
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  override readonly status = 415;
+  override readonly code = "unsupported_media_type";
+}
+
+export class RateLimitedError extends AppError {
+  override readonly status = 429;
+  override readonly code = "rate_limited";
+  constructor(retryAfterSeconds: number, message = `Too many requests. Try again in ${retryAfterSeconds} seconds.`) {
+    super(message, { headers: { "Retry-After": String(retryAfterSeconds) }, details: { retryAfter: retryAfterSeconds } });
+  }
+}
+
+export class InternalError extends AppError {
+  override readonly expose = false;
+  constructor(cause?: unknown) {
+    super("Something went wrong on our side. Try again; if it persists, contact the administrator.", { cause });
+  }
+}
+
+/** Maps a contract code back to its error, for errors that crossed GraphQL as data or extensions. */
+export function errorFromCode(code: string, message: string, fields?: FieldErrors): AppError {
+  switch (code) {
+    case "invalid_request":
+      return new InvalidRequestError(message, fields);
+    case "conflict":
+      return new ConflictError(message, fields);
+    case "not_found":
+      return new NotFoundError(message);
+    case "quota_exceeded":
+      return new QuotaExceededError(message);
+    case "payload_too_large":
+      return new PayloadTooLargeError(message);
+    default:
+      return new InternalError(new Error(`unmapped error code ${code}: ${message}`));
+  }
+}
+
+/** Any thrown value as an AppError; unknown errors become a masked InternalError. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  return new InternalError(error);
+}

@@ -1,0 +1,40 @@
+// Turns the viewer into named auth scopes, and a failed scope check into the contract's error.
+// Fields declare what they need (`authScopes: { "write:apps": true }`); nothing else checks access.
+import type { AuthFailure, ForbiddenResult } from "@pothos/plugin-scope-auth";
+import { SCOPES, WRITE_SCOPES, type Scope } from "../auth/scopes.ts";
+import {
+  AccountPendingError,
+  AccountSuspendedError,
+  ForbiddenError,
+  InsufficientScopeError,
+  UnauthenticatedError,
+} from "../errors.ts";
+import type { Context } from "./context.ts";
+
+export function authScopesFor(ctx: Context) {
+  const viewer = ctx.viewer;
+  const active = viewer?.user.status === "ACTIVE";
+  const usable = !!viewer && viewer.user.status !== "SUSPENDED";
+  const granted = Object.fromEntries(
+    SCOPES.map((s) => [s, usable && viewer.scopes.has(s) && (active || !WRITE_SCOPES.has(s))]),
+  ) as Record<Scope, boolean>;
+  return { ...granted, authenticated: usable, session: usable && viewer.via.kind === "session" };
+}
+
+function failedScopes(failure: AuthFailure): string[] {
+  if ("failures" in failure) return failure.failures.flatMap(failedScopes);
+  return "scope" in failure ? [failure.scope] : [];
+}
+
+export function unauthorizedError(_parent: unknown, ctx: Context, _info: unknown, result: ForbiddenResult): Error {
+  const viewer = ctx.viewer;
+  if (!viewer) return ctx.authError ?? new UnauthenticatedError();
+  if (viewer.user.status === "SUSPENDED") return new AccountSuspendedError();
+  const scopes = failedScopes(result.failure);
+  if (scopes.includes("session")) return new ForbiddenError("This action is only available from a signed-in dashboard session.");
+  if (scopes.includes("admin") && viewer.user.role !== "ADMIN") return new ForbiddenError("Only administrators can do this.");
+  const missing = scopes.find((s): s is Scope => !viewer.scopes.has(s as Scope) && s !== "authenticated");
+  if (missing) return new InsufficientScopeError(missing);
+  if (viewer.user.status === "PENDING") return new AccountPendingError();
+  return new ForbiddenError("You are not allowed to do this.");
+}

@@ -1,0 +1,72 @@
+// Sets up Pothos: plugins, scalars and the auth scopes. Types and fields live in schema/<domain>.ts.
+import SchemaBuilder from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import { GraphQLError, Kind } from "graphql";
+import type PrismaTypes from "../generated/pothos-types.ts";
+import { getDatamodel } from "../generated/pothos-types.ts";
+import type { Scope } from "../auth/scopes.ts";
+import type { Context, ViewerContext } from "./context.ts";
+import { authScopesFor, unauthorizedError } from "./auth.ts";
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: Record<Scope, boolean> & { authenticated: boolean; session: boolean };
+  AuthContexts: Record<Scope | "authenticated" | "session", ViewerContext>;
+  DefaultFieldNullability: false;
+  DefaultInputFieldRequiredness: true;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    Bytes: { Input: bigint; Output: bigint | number };
+  };
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin],
+  defaultFieldNullability: false,
+  defaultInputFieldRequiredness: true,
+  scopeAuth: {
+    authScopes: authScopesFor,
+    unauthorizedError,
+    authorizeOnSubscribe: true,
+  },
+  errors: { directResult: true },
+  prisma: {
+    // The client is only used for relation queries Pothos issues itself; resolvers use ctx.db.
+    client: (ctx) => ctx.db,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});
+
+
+builder.scalarType("DateTime", {
+  description: "An ISO-8601 timestamp in UTC",
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new GraphQLError("Expected an ISO-8601 timestamp.");
+    return date;
+  },
+});
+
+builder.scalarType("Bytes", {
+  description: "A non-negative number of bytes (a JSON number)",
+  serialize: (value) => Number(value),
+  parseValue: (value) => parseBytes(value),
+  parseLiteral: (node) => {
+    if (node.kind !== Kind.INT) throw new GraphQLError("Expected a whole number of bytes.");
+    return parseBytes(Number(node.value));
+  },
+});
+
+function parseBytes(value: unknown): bigint {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new GraphQLError("Expected a whole, non-negative number of bytes.");
+  }
+  return BigInt(value);
+}

@@ -1,0 +1,24 @@
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { AppError } from "../errors.ts";
+import type { Viewer } from "../auth/viewer.ts";
+import type { Services } from "../services/index.ts";
+
+/** How a resolver sets or clears the session cookie; a no-op over WebSocket. */
+export interface SessionCookie {
+  set(token: string, expiresAt: Date): void;
+  clear(): void;
+}
+
+export interface Context {
+  config: Config;
+  db: Db;
+  services: Services;
+  viewer: Viewer | null;
+  /** Credentials were presented but are bad (e.g. an expired token): reported when a field needs a viewer. */
+  authError?: AppError;
+  client: { ip?: string; userAgent?: string };
+  sessionCookie: SessionCookie;
+}
+
+export type ViewerContext = Context & { viewer: Viewer };

@@ -1,0 +1,79 @@
+import { builder } from "../builder.ts";
+
+export const RoleEnum = builder.enumType("Role", { values: ["USER", "ADMIN"] as const });
+export const UserStatusEnum = builder.enumType("UserStatus", { values: ["ACTIVE", "PENDING", "SUSPENDED"] as const });
+
+interface QuotaShape {
+  userId: string;
+  requestsPerMinute: number;
+  maxApps: number;
+  maxDatabases: number;
+  cdnBytes: bigint;
+  maxUploadBytes: bigint;
+  usage: { apps: number; databases: number; cdnBytes: bigint };
+}
+
+const Usage = builder.objectRef<QuotaShape["usage"]>("QuotaUsage").implement({
+  fields: (t) => ({
+    apps: t.exposeInt("apps"),
+    databases: t.exposeInt("databases"),
+    cdnBytes: t.expose("cdnBytes", { type: "Bytes" }),
+  }),
+});
+
+export const Quota = builder.objectRef<QuotaShape>("Quota").implement({
+  description: "An account's limits and what it currently uses",
+  fields: (t) => ({
+    requestsPerMinute: t.exposeInt("requestsPerMinute"),
+    maxApps: t.exposeInt("maxApps"),
+    maxDatabases: t.exposeInt("maxDatabases"),
+    cdnBytes: t.expose("cdnBytes", { type: "Bytes" }),
+    maxUploadBytes: t.expose("maxUploadBytes", { type: "Bytes" }),
+    usage: t.expose("usage", { type: Usage }),
+  }),
+});
+
+export const User = builder.prismaObject("User", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    name: t.exposeString("name", { description: "The handle: lowercase letters, digits and hyphens" }),
+    preferredUsername: t.exposeString("name"),
+    email: t.exposeString("email"),
+    avatar: t.exposeString("avatar", { nullable: true }),
+    role: t.expose("role", { type: RoleEnum }),
+    status: t.expose("status", { type: UserStatusEnum }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    quota: t.field({
+      type: Quota,
+      // Your own quota with read:user; anyone's with admin.
+      authScopes: (user, _args, ctx) => (ctx.viewer?.user.id === user.id ? { "read:user": true } : { admin: true }),
+      resolve: (user, _args, ctx) => ctx.services.accounts.quotaOf(user.id),
+    }),
+  }),
+});
+
+builder.queryField("me", (t) =>
+  t.withAuth({ "read:user": true }).prismaField({
+    type: "User",
+    description: "The signed-in user",
+    resolve: (query, _root, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: ctx.viewer.user.id } }),
+  }),
+);
+
+const ViewerPayload = builder.objectRef<{ user: typeof User.$inferType; quota: QuotaShape }>("Viewer").implement({
+  description: "The signed-in user with their quota (REST: GET /api/me)",
+  fields: (t) => ({ user: t.field({ type: User, resolve: (v) => v.user }), quota: t.expose("quota", { type: Quota }) }),
+});
+
+builder.queryField("viewer", (t) =>
+  t.withAuth({ "read:user": true }).field({
+    type: ViewerPayload,
+    resolve: async (_root, _args, ctx) => {
+      const [user, quota] = await Promise.all([
+        ctx.db.user.findUniqueOrThrow({ where: { id: ctx.viewer.user.id } }),
+        ctx.services.accounts.quotaOf(ctx.viewer.user.id),
+      ]);
+      return { user, quota };
+    },
+  }),
+);

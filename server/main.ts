@@ -1,0 +1,23 @@
+import { ConfigError, loadConfig } from "./config.ts";
+import { buildSlipway } from "./app.ts";
+
+async function main() {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(78); // EX_CONFIG
+    }
+    throw error;
+  }
+  const slipway = await buildSlipway(config);
+  await slipway.listen();
+  slipway.app.log.info(`Slipway is serving ${config.publicUrl} (database: ${config.databaseProvider})`);
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.once(signal, () => void slipway.close().then(() => process.exit(0)));
+  }
+}
+
+await main();

@@ -1,0 +1,86 @@
+// Registers the route table: each request becomes variables for the route's GraphQL document, which
+// was parsed and validated once at boot, and runs through `execute` with the request's context.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { execute, isObjectType, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
+import { AppError, errorFromCode, InvalidRequestError, toAppError } from "../errors.ts";
+import { contextFor } from "../http/context.ts";
+import type { Platform } from "../platform/index.ts";
+import { withFragments } from "./fragments.ts";
+import { routes } from "./routes.ts";
+import type { RestRoute } from "./types.ts";
+
+export interface CompiledRoute {
+  route: RestRoute;
+  document: DocumentNode;
+}
+
+export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
+  return routes.map((route) => {
+    const document = parse(withFragments(route.document));
+    const errors = validate(schema, document);
+    if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
+    return { route, document };
+  });
+}
+
+export function registerRestRoutes(app: FastifyInstance, platform: Platform, schema: GraphQLSchema, compiled: CompiledRoute[]) {
+  const errorTypes = new Set(
+    Object.values(schema.getTypeMap())
+      .filter((t) => isObjectType(t) && t.getInterfaces().some((i) => i.name === "Error"))
+      .map((t) => t.name),
+  );
+
+  for (const { route, document } of compiled) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        const parts = { params: request.params as Record<string, string>, query: request.query as Record<string, string>, body: request.body };
+        const variableValues = {
+          ...(route.variables ? route.variables(parts) : parts.params),
+          ...(route.input ? { [route.input]: request.body ?? null } : {}),
+        };
+        const result = await execute({ schema, document, variableValues, contextValue: contextFor(platform, request, reply) });
+        if (result.errors?.length) throw fromGraphQLError(result.errors[0]);
+        const value = Object.values(result.data ?? {})[0];
+        const domainError = asDomainError(value, errorTypes);
+        if (domainError) throw domainError;
+        if (route.status === 204) return reply.status(204).send();
+        return reply.status(route.status ?? 200).send(withoutTypename(value));
+      },
+    });
+  }
+}
+
+function asDomainError(value: unknown, errorTypes: Set<string>): AppError | null {
+  const v = value as { __typename?: string; code?: string; message?: string; fields?: { field: string; message: string }[] } | null;
+  if (!v || typeof v !== "object" || !v.__typename || !errorTypes.has(v.__typename)) return null;
+  const fields = v.fields ? Object.fromEntries(v.fields.map((f) => [f.field, f.message])) : undefined;
+  return errorFromCode(v.code!, v.message!, fields);
+}
+
+function withoutTypename(value: unknown): unknown {
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  const { __typename: _, ...rest } = value as Record<string, unknown>;
+  return rest;
+}
+
+// `Variable "$input" got invalid value 5 at "input.email"; String cannot represent a non string value: 5`
+const AT_FIELD = /at "[^".]+\.([^"]+)"; (.*)$/;
+const MISSING_FIELD = /Field "([^"]+)" of required type "[^"]+" was not provided/;
+const UNKNOWN_FIELD = /Field "([^"]+)" is not defined by type/;
+
+/** A GraphQL error from the route's execution, as the contract's error. */
+function fromGraphQLError(error: GraphQLError): AppError {
+  if (error.path) return toAppError(error.originalError ?? error);
+  // No path: the error came before execution, from variables (the body or parameters) that do not fit.
+  const message = error.message;
+  const at = AT_FIELD.exec(message);
+  if (at) return new InvalidRequestError(`Check ${at[1]}: ${at[2]}`, { [at[1]]: at[2] });
+  const missing = MISSING_FIELD.exec(message);
+  if (missing) return new InvalidRequestError(`${missing[1]} is required.`, { [missing[1]]: "This field is required." });
+  const unknown = UNKNOWN_FIELD.exec(message);
+  if (unknown) return new InvalidRequestError(`${unknown[1]} is not a field this route accepts.`, { [unknown[1]]: "Unknown field." });
+  if (/was not provided|to be an object/.test(message)) return new InvalidRequestError("Send a JSON object as the request body.");
+  return new InvalidRequestError(message.replace(/^Variable "\$\w+" got invalid value .*?; /, ""));
+}

@@ -1,0 +1,25 @@
+// Selections shared by REST documents; each fragment is appended to the documents that spread it.
+export const fragments: Record<string, string> = {
+  UserFields: `fragment UserFields on User { id name preferred_username: preferredUsername email avatar role status createdAt }`,
+  QuotaFields: `fragment QuotaFields on Quota {
+    requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }`,
+  ErrorFields: `fragment ErrorFields on Error { __typename code message
+    ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
+};
+
+/** Appends every fragment a document spreads (and the ones those spread). */
+export function withFragments(document: string): string {
+  const included = new Set<string>();
+  let source = document;
+  for (let added = true; added; ) {
+    added = false;
+    for (const [name, text] of Object.entries(fragments)) {
+      if (!included.has(name) && source.includes(`...${name}`)) {
+        included.add(name);
+        source += `\n${text}`;
+        added = true;
+      }
+    }
+  }
+  return source;
+}

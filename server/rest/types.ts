@@ -1,0 +1,23 @@
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RestRequestParts {
+  params: Record<string, string>;
+  query: Record<string, string | undefined>;
+  body: unknown;
+}
+
+export interface RestRoute {
+  method: HttpMethod;
+  /** Fastify path, e.g. /api/apps/:slug */
+  path: string;
+  tag: string;
+  summary: string;
+  /** One GraphQL operation; fragments from rest/fragments.ts are appended when spread. */
+  document: string;
+  /** The variable the JSON body becomes (its GraphQL input type documents the body). */
+  input?: string;
+  /** Path and query parameters → variables; by default every path param under its own name. */
+  variables?: (parts: RestRequestParts) => Record<string, unknown>;
+  /** Success status: 200 by default; 204 sends no body. */
+  status?: 200 | 201 | 202 | 204;
+}

@@ -1,0 +1,108 @@
+// Sign-up, sign-in and the account record. Shared by GraphQL resolvers (and so REST) and later the
+// OAuth sign-in page.
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { AccountSuspendedError, ConflictError, InvalidCredentialsError, RateLimitedError } from "../errors.ts";
+import { hashPassword, verifyAgainstNothing, verifyPassword } from "../auth/password.ts";
+import type { CounterStore } from "../platform/ratelimit/index.ts";
+import type { SessionMeta, SessionService } from "./sessions.ts";
+import { checks, uniqueViolation, validate } from "./validation.ts";
+
+export interface SignupInput {
+  email: string;
+  password: string;
+  name: string;
+}
+
+export interface LoginInput {
+  email: string;
+  password: string;
+}
+
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+const MAX_FAILURES_PER_ACCOUNT = 10;
+const MAX_FAILURES_PER_ADDRESS = 50;
+
+export function createAccountService(deps: { db: Db; config: Config; counters: CounterStore; sessions: SessionService }) {
+  const { db, config, counters, sessions } = deps;
+
+  async function throttleLogin(email: string, ip: string | undefined) {
+    const keys = [`login:account:${email}`, ...(ip ? [`login:ip:${ip}`] : [])];
+    const limits = [MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS];
+    const counts = await Promise.all(keys.map((k) => counters.peek(k)));
+    counts.forEach((c, i) => {
+      if (c && c.count >= limits[i]) {
+        const wait = Math.max(1, Math.ceil((c.resetAt - Date.now()) / 1000));
+        throw new RateLimitedError(wait, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`);
+      }
+    });
+    return {
+      failed: () => Promise.all(keys.map((k) => counters.increment(k, LOGIN_WINDOW_MS))),
+      succeeded: () => counters.reset(keys[0]),
+    };
+  }
+
+  return {
+    async signup(input: SignupInput, meta: SessionMeta) {
+      validate(input as unknown as Record<string, unknown>, { email: checks.email, password: checks.password, name: checks.handle });
+      const email = input.email.trim().toLowerCase();
+      const taken = await db.user.findFirst({ where: { OR: [{ email }, { name: input.name }] }, select: { email: true, name: true } });
+      if (taken) throw conflictFor(taken.email === email ? ["email"] : ["name"]);
+      const passwordHash = await hashPassword(input.password);
+      try {
+        const user = await db.user.create({
+          data: {
+            email,
+            name: input.name,
+            passwordHash,
+            role: config.adminEmails.has(email) ? "ADMIN" : "USER",
+            status: config.requireApproval && !config.adminEmails.has(email) ? "PENDING" : "ACTIVE",
+            quota: { create: { ...config.defaultQuota } },
+          },
+        });
+        return { user, session: await sessions.start(user.id, meta) };
+      } catch (error) {
+        const fields = uniqueViolation(error);
+        if (fields) throw conflictFor(fields.includes("email") ? ["email"] : ["name"]);
+        throw error;
+      }
+    },
+
+    async login(input: LoginInput, meta: SessionMeta) {
+      validate(input as unknown as Record<string, unknown>, {
+        email: (v) => (typeof v === "string" && v.trim() ? null : "Enter your email address."),
+        password: (v) => (typeof v === "string" && v ? null : "Enter your password."),
+      });
+      const email = input.email.trim().toLowerCase();
+      const throttle = await throttleLogin(email, meta.ip);
+      const user = await db.user.findUnique({ where: { email } });
+      const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstNothing(input.password);
+      if (!user || !ok) {
+        await throttle.failed();
+        throw new InvalidCredentialsError();
+      }
+      await throttle.succeeded();
+      if (user.status === "SUSPENDED") throw new AccountSuspendedError();
+      return { user, session: await sessions.start(user.id, meta) };
+    },
+
+    /** The quota record with what the user currently uses. */
+    async quotaOf(userId: string) {
+      const [quota, apps, databases, cdn] = await Promise.all([
+        db.quota.upsert({ where: { userId }, update: {}, create: { userId, ...config.defaultQuota } }),
+        db.app.count({ where: { ownerId: userId } }),
+        db.resource.count({ where: { app: { ownerId: userId } } }),
+        db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
+      ]);
+      return { ...quota, usage: { apps, databases, cdnBytes: cdn._sum.size ?? 0n } };
+    },
+  };
+}
+
+function conflictFor(fields: ("email" | "name")[]) {
+  const messages = { email: "An account with this email already exists. Sign in instead.", name: "This name is taken. Choose another." };
+  const map = Object.fromEntries(fields.map((f) => [f, messages[f]]));
+  return new ConflictError(Object.values(map)[0], map);
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

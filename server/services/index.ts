@@ -1,0 +1,22 @@
+// Every entry point (GraphQL resolvers, REST through GraphQL, OAuth, workers) uses these services.
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import type { CounterStore } from "../platform/ratelimit/index.ts";
+import { createAccountService } from "./accounts.ts";
+import { createSessionService } from "./sessions.ts";
+
+export interface ServiceDeps {
+  db: Db;
+  config: Config;
+  counters: CounterStore;
+}
+
+export function createServices(deps: ServiceDeps) {
+  const sessions = createSessionService(deps.db);
+  return {
+    sessions,
+    accounts: createAccountService({ ...deps, sessions }),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;
