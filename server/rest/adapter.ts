@@ -2,7 +2,7 @@
 // was parsed and validated once at boot, and runs through `execute` with the request's context.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { execute, isObjectType, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
-import { AppError, errorFromCode, InvalidRequestError, toAppError } from "../errors.ts";
+import { AppError, errorFromCode, InvalidRequestError, toAppError, UnsupportedMediaTypeError } from "../errors.ts";
 import { contextFor } from "../http/context.ts";
 import type { Platform } from "../platform/index.ts";
 import { withFragments } from "./fragments.ts";
@@ -35,6 +35,9 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
       method: route.method,
       url: route.path,
       handler: async (request: FastifyRequest, reply: FastifyReply) => {
+        if (route.input && request.body !== undefined && !isJson(request.headers["content-type"])) {
+          throw new UnsupportedMediaTypeError("Send the body as JSON with Content-Type: application/json.");
+        }
         const parts = { params: request.params as Record<string, string>, query: request.query as Record<string, string>, body: request.body };
         const variableValues = {
           ...(route.variables ? route.variables(parts) : parts.params),
@@ -50,6 +53,10 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
       },
     });
   }
+}
+
+function isJson(contentType: string | undefined): boolean {
+  return /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType ?? "");
 }
 
 function asDomainError(value: unknown, errorTypes: Set<string>): AppError | null {
@@ -81,6 +88,6 @@ function fromGraphQLError(error: GraphQLError): AppError {
   if (missing) return new InvalidRequestError(`${missing[1]} is required.`, { [missing[1]]: "This field is required." });
   const unknown = UNKNOWN_FIELD.exec(message);
   if (unknown) return new InvalidRequestError(`${unknown[1]} is not a field this route accepts.`, { [unknown[1]]: "Unknown field." });
-  if (/was not provided|to be an object/.test(message)) return new InvalidRequestError("Send a JSON object as the request body.");
+  if (/was not provided|to be an object|must not be null/.test(message)) return new InvalidRequestError("Send a JSON object as the request body.");
   return new InvalidRequestError(message.replace(/^Variable "\$\w+" got invalid value .*?; /, ""));
 }
