@@ -28,6 +28,7 @@ const schema = z.object({
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), "expected file:<path> (SQLite) or postgresql://… (PostgreSQL)")
     .optional(),
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
+  REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]*$/, "expected letters, digits, ':', '.', '_' or '-'").default("slipway:"),
   ADMIN_EMAILS: z.string().default(""),
   REQUIRE_APPROVAL: bool.default(false),
   APPS_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "expected a domain name like apps.example.com").default("localhost"),
@@ -59,6 +60,7 @@ export interface Config {
   databaseUrl: string;
   databaseProvider: "sqlite" | "postgresql";
   redisUrl?: string;
+  redisKeyPrefix: string;
   adminEmails: Set<string>;
   requireApproval: boolean;
   appsDomain: string;
@@ -104,6 +106,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl,
     databaseProvider: databaseUrl.startsWith("file:") ? "sqlite" : "postgresql",
     redisUrl: e.REDIS_URL,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
     adminEmails: new Set(e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)),
     requireApproval: e.REQUIRE_APPROVAL,
     appsDomain: e.APPS_DOMAIN.toLowerCase(),

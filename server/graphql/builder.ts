@@ -42,6 +42,7 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+builder.subscriptionType({});
 
 
 builder.scalarType("DateTime", {

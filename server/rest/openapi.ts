@@ -54,44 +54,45 @@ function inputSchema(type: GraphQLInputType): JsonSchema {
   return SCALARS[type.name] ?? {};
 }
 
-function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>): JsonSchema {
-  const required = isNonNullType(type);
-  const inner = getNullableType(type);
-  let schema: JsonSchema;
-  if (isListType(inner)) schema = { type: "array", items: outputSchema(inner.ofType, selectionSet, fragments) };
-  else if (isScalarType(inner)) schema = SCALARS[inner.name] ?? {};
-  else if (isEnumType(inner)) schema = { type: "string", enum: inner.getValues().map((v) => v.value) };
-  else schema = objectSchema(getNamedType(inner).name, selectionSet!, fragments, inner.description ?? undefined);
-  return required ? schema : nullable(schema);
-}
-
-/** Properties selected on a type; on unions only the non-error members count (errors are 4xx bodies). */
-function objectSchema(typeName: string, selectionSet: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>, description?: string): JsonSchema {
-  const properties: Record<string, JsonSchema> = {};
-  const collect = (set: SelectionSetNode, onType: string) => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        if (selection.name.value === "__typename") continue;
-        const field = currentSchema.getType(onType);
-        if (!isObjectType(field)) continue;
-        const def = field.getFields()[selection.name.value];
-        properties[selection.alias?.value ?? selection.name.value] = outputSchema(def.type, selection.selectionSet, fragments);
-      } else {
-        const set2 = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value)!;
-        const target = set2.typeCondition?.name.value ?? onType;
-        const t = currentSchema.getType(target);
-        if (isObjectType(t) && t.getInterfaces().some((i) => i.name === "Error")) continue;
-        if (t && !isObjectType(t) && target === "Error") continue;
-        collect(set2.selectionSet, isObjectType(t) ? target : onType);
-      }
-    }
+/** JSON schemas of what a document selects; on unions only the non-error members (errors are 4xx bodies). */
+function selectionSchemas(schema: GraphQLSchema, fragments: Map<string, FragmentDefinitionNode>) {
+  const isErrorType = (name: string) => {
+    const type = schema.getType(name);
+    return name === "Error" || (isObjectType(type) && type.getInterfaces().some((i) => i.name === "Error"));
   };
-  const type = currentSchema.getType(typeName);
-  collect(selectionSet, isObjectType(type) ? typeName : typeName);
-  return { type: "object", ...(description ? { description } : {}), properties, required: Object.keys(properties) };
-}
 
-let currentSchema: GraphQLSchema;
+  function objectSchema(typeName: string, selectionSet: SelectionSetNode, description?: string): JsonSchema {
+    const properties: Record<string, JsonSchema> = {};
+    const collect = (set: SelectionSetNode, onType: string) => {
+      for (const selection of set.selections) {
+        if (selection.kind === Kind.FIELD) {
+          const type = schema.getType(onType);
+          if (selection.name.value === "__typename" || !isObjectType(type)) continue;
+          const field = type.getFields()[selection.name.value];
+          properties[selection.alias?.value ?? selection.name.value] = outputSchema(field.type, selection.selectionSet);
+        } else {
+          const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments.get(selection.name.value)!;
+          const target = fragment.typeCondition?.name.value ?? onType;
+          if (!isErrorType(target)) collect(fragment.selectionSet, target);
+        }
+      }
+    };
+    collect(selectionSet, typeName);
+    return { type: "object", ...(description ? { description } : {}), properties, required: Object.keys(properties) };
+  }
+
+  function outputSchema(type: GraphQLOutputType, selectionSet: SelectionSetNode | undefined): JsonSchema {
+    const inner = getNullableType(type);
+    let result: JsonSchema;
+    if (isListType(inner)) result = { type: "array", items: outputSchema(inner.ofType, selectionSet) };
+    else if (isScalarType(inner)) result = SCALARS[inner.name] ?? {};
+    else if (isEnumType(inner)) result = { type: "string", enum: inner.getValues().map((v) => v.value) };
+    else result = objectSchema(getNamedType(inner).name, selectionSet!, inner.description ?? undefined);
+    return isNonNullType(type) ? result : nullable(result);
+  }
+
+  return outputSchema;
+}
 
 const errorBody: JsonSchema = {
   type: "object",
@@ -110,11 +111,10 @@ const errorBody: JsonSchema = {
 };
 
 export function buildOpenApi(schema: GraphQLSchema, compiled: CompiledRoute[], publicUrl: string) {
-  currentSchema = schema;
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, document } of compiled) {
     const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-    const fragments = fragmentMap(document);
+    const outputSchema = selectionSchemas(schema, fragmentMap(document));
     const root = operation.operation === "query" ? schema.getQueryType()! : schema.getMutationType()!;
     const rootSelection = operation.selectionSet.selections[0];
     const rootField = rootSelection.kind === Kind.FIELD ? root.getFields()[rootSelection.name.value] : undefined;
@@ -137,7 +137,7 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: CompiledRoute[], p
             ? { description: "Done" }
             : {
                 description: rootField.description ?? route.summary,
-                content: { "application/json": { schema: outputSchema(rootField.type, rootSelection.kind === Kind.FIELD ? rootSelection.selectionSet : undefined, fragments) } },
+                content: { "application/json": { schema: outputSchema(rootField.type, rootSelection.kind === Kind.FIELD ? rootSelection.selectionSet : undefined) } },
               },
         "4XX": { description: "The contract's error body", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
       },

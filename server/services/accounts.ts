@@ -4,6 +4,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { AccountSuspendedError, ConflictError, InvalidCredentialsError, RateLimitedError } from "../errors.ts";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "../auth/password.ts";
+import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { SessionMeta, SessionService } from "./sessions.ts";
 import { checks, uniqueViolation, validate } from "./validation.ts";
@@ -23,8 +24,8 @@ const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_FAILURES_PER_ACCOUNT = 10;
 const MAX_FAILURES_PER_ADDRESS = 50;
 
-export function createAccountService(deps: { db: Db; config: Config; counters: CounterStore; sessions: SessionService }) {
-  const { db, config, counters, sessions } = deps;
+export function createAccountService(deps: { db: Db; config: Config; counters: CounterStore; pubsub: PubSub; sessions: SessionService }) {
+  const { db, config, counters, pubsub, sessions } = deps;
 
   async function throttleLogin(email: string, ip: string | undefined) {
     const keys = [`login:account:${email}`, ...(ip ? [`login:ip:${ip}`] : [])];
@@ -86,6 +87,22 @@ export function createAccountService(deps: { db: Db; config: Config; counters: C
       return { user, session: await sessions.start(user.id, meta) };
     },
 
+    /** Tells live subscribers (the dashboard) that a user's account or quota changed. */
+    async changed(userId: string) {
+      await pubsub.publish(accountTopic(userId), { userId });
+    },
+
+    /** Yields once now and again after every change to the user's account or quota. */
+    async *watch(userId: string): AsyncGenerator<void> {
+      const changes = await pubsub.subscribe(accountTopic(userId));
+      try {
+        yield;
+        for await (const _ of changes) yield;
+      } finally {
+        await changes.return?.();
+      }
+    },
+
     /** The quota record with what the user currently uses. */
     async quotaOf(userId: string) {
       const [quota, apps, databases, cdn] = await Promise.all([
@@ -98,6 +115,8 @@ export function createAccountService(deps: { db: Db; config: Config; counters: C
     },
   };
 }
+
+const accountTopic = (userId: string) => `account:${userId}`;
 
 function conflictFor(fields: ("email" | "name")[]) {
   const messages = { email: "An account with this email already exists. Sign in instead.", name: "This name is taken. Choose another." };

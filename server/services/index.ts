@@ -1,6 +1,7 @@
 // Every entry point (GraphQL resolvers, REST through GraphQL, OAuth, workers) uses these services.
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 import { createAccountService } from "./accounts.ts";
 import { createSessionService } from "./sessions.ts";
@@ -9,6 +10,7 @@ export interface ServiceDeps {
   db: Db;
   config: Config;
   counters: CounterStore;
+  pubsub: PubSub;
 }
 
 export function createServices(deps: ServiceDeps) {

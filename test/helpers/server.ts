@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { buildSlipway, type Slipway } from "../../server/app.ts";
-import { loadConfig, type Config, type Env } from "../../server/config.ts";
+import { loadConfig, type Config } from "../../server/config.ts";
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -48,7 +48,7 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
-export async function startServer(env: Partial<Env> & Record<string, string> = {}): Promise<TestServer> {
+export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-test-"));
   const database = process.env.TEST_DATABASE === "postgres" && !env.DATABASE_URL ? await createPostgresDatabase() : null;
   const port = await freePort();

@@ -77,3 +77,18 @@ builder.queryField("viewer", (t) =>
     },
   }),
 );
+
+builder.subscriptionField("viewer", (t) =>
+  t.withAuth({ "read:user": true }).field({
+    type: ViewerPayload,
+    description: "The signed-in user and quota now, and again whenever an administrator or a change of usage updates them",
+    subscribe: (_root, _args, ctx) => ctx.services.accounts.watch(ctx.viewer.user.id),
+    resolve: async (_payload, _args, ctx) => {
+      const [user, quota] = await Promise.all([
+        ctx.db.user.findUniqueOrThrow({ where: { id: ctx.viewer.user.id } }),
+        ctx.services.accounts.quotaOf(ctx.viewer.user.id),
+      ]);
+      return { user, quota };
+    },
+  }),
+);

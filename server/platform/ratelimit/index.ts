@@ -4,6 +4,6 @@ import type { CounterStore } from "./types.ts";
 
 export type { Counter, CounterStore } from "./types.ts";
 
-export function createCounterStore(redisUrl: string | undefined): CounterStore {
-  return redisUrl ? new RedisCounterStore(redisUrl) : new MemoryCounterStore();
+export function createCounterStore(redisUrl: string | undefined, keyPrefix: string): CounterStore {
+  return redisUrl ? new RedisCounterStore(redisUrl, `${keyPrefix}rl:`) : new MemoryCounterStore();
 }

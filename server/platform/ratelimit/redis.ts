@@ -10,7 +10,7 @@ return {count, redis.call('PTTL', KEYS[1])}`;
 export class RedisCounterStore implements CounterStore {
   private readonly redis: Redis;
 
-  constructor(url: string, private readonly prefix = "slipway:rl:") {
+  constructor(url: string, private readonly prefix: string) {
     this.redis = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 2, enableOfflineQueue: true });
   }
 
