@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../helpers/client.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startServer({ REQUIRE_APPROVAL: "true", ADMIN_EMAILS: "chief@example.com" });
+});
+afterAll(() => server?.close());
+
+describe("REQUIRE_APPROVAL and account status", () => {
+  it("starts new accounts PENDING; they can sign in and read", async () => {
+    const client = new Client(server.url);
+    const { user, email, password } = await client.signup();
+    expect(user.status).toBe("PENDING");
+    expect((await client.get("/api/me")).body.user.status).toBe("PENDING");
+    const again = new Client(server.url);
+    expect((await again.post("/api/auth/login", { email, password })).status).toBe(200);
+    expect((await again.get("/api/me")).status).toBe(200);
+  });
+
+  it("starts administrators ACTIVE", async () => {
+    const { user } = await new Client(server.url).signup({ email: "chief@example.com" });
+    expect(user).toMatchObject({ role: "ADMIN", status: "ACTIVE" });
+  });
+
+  it("refuses a SUSPENDED account at sign-in and on its existing sessions with 403 account_suspended", async () => {
+    const client = new Client(server.url);
+    const { user, email, password } = await client.signup();
+    await server.slipway.platform.db.user.update({ where: { id: user.id }, data: { status: "SUSPENDED" } });
+    const me = await client.get("/api/me");
+    expect(me.status).toBe(403);
+    expect(me.body.error.code).toBe("account_suspended");
+    const graphql = await client.graphql("{ me { name } }");
+    expect(graphql.body.errors?.[0].extensions?.code).toBe("account_suspended");
+    const login = await new Client(server.url).post("/api/auth/login", { email, password });
+    expect(login.status).toBe(403);
+    expect(login.body.error.code).toBe("account_suspended");
+    // A wrong password still gets the generic answer: suspension is only revealed to the account's owner.
+    const wrong = await new Client(server.url).post("/api/auth/login", { email, password: "not the password" });
+    expect(wrong.body.error.code).toBe("invalid_credentials");
+  });
+});
