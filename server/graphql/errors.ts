@@ -13,12 +13,12 @@ export function formatGraphQLError(error: unknown, log: (error: unknown) => void
       extensions: { code: original.code, ...(original.details ? { details: original.details } : {}) },
     });
   }
-  // Parse and validation errors, and bad variables: the client's own mistake, safe to show.
-  if (graphQLError && !graphQLError.originalError) {
+  // Parse and validation errors, and variables that do not fit: the client's own mistake, safe to show.
+  if (graphQLError && (!graphQLError.originalError || graphQLError.originalError instanceof GraphQLError)) {
     return new GraphQLError(graphQLError.message, {
       nodes: graphQLError.nodes,
       path: graphQLError.path,
-      extensions: { code: "invalid_request", ...graphQLError.extensions },
+      extensions: { ...graphQLError.extensions, code: "invalid_request" },
     });
   }
   log(original);

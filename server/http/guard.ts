@@ -1,7 +1,7 @@
 // Runs before every /api, /graphql and /oauth request: who is calling, the rate limit, and the CSRF rule.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { authenticate, SESSION_COOKIE, type Authentication } from "../auth/viewer.ts";
-import { CsrfError, RateLimitedError } from "../errors.ts";
+import { CsrfError, InvalidRequestError, RateLimitedError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
 
 declare module "fastify" {
@@ -48,4 +48,17 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
     if (counter.count > limit) throw new RateLimitedError(Math.max(1, resetSeconds));
     refuseCrossSite(request);
   });
+
+  // Databases refuse NUL in text (PostgreSQL errors out): turn it into a clear 400 before anything runs.
+  app.addHook("preValidation", async (request) => {
+    if (isGuarded(request.url) && (containsNul(request.body) || containsNul(request.query))) {
+      throw new InvalidRequestError("Text must not contain NUL (\\u0000) characters.");
+    }
+  });
+}
+
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\0");
+  if (value && typeof value === "object") return Object.values(value).some(containsNul);
+  return false;
 }

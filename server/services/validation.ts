@@ -4,7 +4,7 @@ import { InvalidRequestError, type FieldErrors } from "../errors.ts";
 export type Check = (value: unknown) => string | null;
 
 export const HANDLE_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,37}[a-z0-9])?$/;
-const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 
 export const checks = {
   email: (v: unknown) =>

@@ -93,6 +93,17 @@ describe("POST /api/auth/signup", () => {
     expect(none.body.error.message).toMatch(/JSON object/);
   });
 
+  it("answers 400 for text with NUL characters, anywhere in the body (PostgreSQL cannot store them)", async () => {
+    const client = new Client(server.url);
+    const signup = await client.post("/api/auth/signup", { email: "nul\u0000@example.com", password: "12345678", name: "nul-user" });
+    expect(signup.status).toBe(400);
+    expect(signup.body.error.code).toBe("invalid_request");
+    const login = await client.post("/api/auth/login", { email: "a@b.io", password: "pass\u0000word" });
+    expect(login.status).toBe(400);
+    const graphql = await client.graphql("{ __typename }", { x: ["\u0000"] });
+    expect(graphql.status).toBe(400);
+  });
+
   it("answers 415 for a body that is not JSON", async () => {
     const res = await new Client(server.url).request("POST", "/api/auth/signup", { body: "email=a", headers: { "content-type": "text/plain" } });
     expect(res.status).toBe(415);
@@ -184,6 +195,14 @@ describe("GraphQL", () => {
     const res = await client.graphql("{ me { name preferredUsername role quota { maxApps usage { apps } } } }");
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ me: { name, preferredUsername: name, role: "USER", quota: { maxApps: 5, usage: { apps: 0 } } } });
+  });
+
+  it("reports variables that do not fit the operation as invalid_request, not as an internal error", async () => {
+    const res = await new Client(server.url).graphql(`mutation($i: SignupInput!) { signup(input: $i) { __typename } }`, { i: 5 });
+    expect(res.body.errors?.[0].extensions?.code).toBe("invalid_request");
+    expect(res.body.errors?.[0].message).toMatch(/SignupInput/);
+    const syntax = await new Client(server.url).graphql("{ me {");
+    expect(syntax.body.errors?.[0].extensions?.code).toBe("invalid_request");
   });
 
   it("reports unauthenticated in extensions.code", async () => {
