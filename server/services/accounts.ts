@@ -106,12 +106,13 @@ export function createAccountService(deps: { db: Db; config: Config; counters: C
     /** The quota record with what the user currently uses. */
     async quotaOf(userId: string) {
       const [quota, apps, databases, cdn] = await Promise.all([
-        db.quota.upsert({ where: { userId }, update: {}, create: { userId, ...config.defaultQuota } }),
+        db.quota.findUnique({ where: { userId } }),
         db.app.count({ where: { ownerId: userId } }),
         db.resource.count({ where: { app: { ownerId: userId } } }),
         db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
       ]);
-      return { ...quota, usage: { apps, databases, cdnBytes: cdn._sum.size ?? 0n } };
+      // Every account gets its quota row at sign-up; the defaults cover rows lost to manual edits.
+      return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, cdnBytes: cdn._sum.size ?? 0n } };
     },
   };
 }
