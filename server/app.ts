@@ -24,7 +24,7 @@ export interface Slipway {
 
 export async function buildSlipway(config: Config): Promise<Slipway> {
   await migrate(config.databaseUrl);
-  const platform = createPlatform(config);
+  const platform = await createPlatform(config);
   const app = Fastify({
     logger: config.logLevel === "silent" ? false : { level: config.logLevel, redact: ["req.headers.authorization", "req.headers.cookie"] },
     bodyLimit: 1024 * 1024,

@@ -1,6 +1,7 @@
 // Who is calling: resolved once per request from the session cookie or a Bearer token.
 import type { Db } from "../db/client.ts";
 import { InvalidTokenError, type AppError } from "../errors.ts";
+import type { ReadCache } from "../platform/read-cache.ts";
 import { hashToken } from "./secrets.ts";
 import { parseScope, scopesForRole, type Scope } from "./scopes.ts";
 
@@ -24,7 +25,14 @@ export interface Viewer {
 /** The outcome of reading credentials: a viewer, nobody, or credentials that were presented but are bad. */
 export type Authentication = { viewer: Viewer | null; error?: AppError };
 
-const viewerSelect = {
+export interface Credentials {
+  sessionToken?: string;
+  authorization?: string;
+}
+
+export type Authenticate = (credentials: Credentials) => Promise<Authentication>;
+
+const userSelect = {
   id: true,
   name: true,
   email: true,
@@ -33,52 +41,45 @@ const viewerSelect = {
   quota: { select: { requestsPerMinute: true } },
 } as const;
 
-export interface Credentials {
-  sessionToken?: string;
-  authorization?: string;
-}
+export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultRequestsPerMinute: number }): Authenticate {
+  const { db, cache, defaultRequestsPerMinute } = deps;
 
-export async function authenticate(db: Db, credentials: Credentials, defaultRequestsPerMinute: number): Promise<Authentication> {
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization ?? "")?.[1];
-  if (credentials.authorization !== undefined) {
-    if (!bearer) return { viewer: null, error: new InvalidTokenError("The Authorization header must be \"Bearer <access token>\".") };
-    return authenticateToken(db, bearer, defaultRequestsPerMinute);
+  function viewerOf(user: ViewerUser & { quota: { requestsPerMinute: number } | null }, scopes: Set<Scope>, via: Viewer["via"]): Viewer {
+    const { quota, ...rest } = user;
+    return { user: rest, scopes, requestsPerMinute: quota?.requestsPerMinute ?? defaultRequestsPerMinute, via };
   }
-  if (credentials.sessionToken) return authenticateSession(db, credentials.sessionToken, defaultRequestsPerMinute);
-  return { viewer: null };
-}
 
-async function authenticateSession(db: Db, token: string, defaultRpm: number): Promise<Authentication> {
-  const session = await db.session.findUnique({
-    where: { tokenHash: hashToken(token) },
-    select: { id: true, expiresAt: true, revokedAt: true, user: { select: viewerSelect } },
-  });
-  // An unknown or expired cookie is treated as no cookie: the browser simply signs in again.
-  if (!session || session.revokedAt || session.expiresAt <= new Date()) return { viewer: null };
-  const { user } = session;
-  return {
-    viewer: {
-      user,
-      scopes: scopesForRole(user.role),
-      requestsPerMinute: user.quota?.requestsPerMinute ?? defaultRpm,
-      via: { kind: "session", sessionId: session.id },
-    },
-  };
-}
+  async function bySession(token: string): Promise<Authentication> {
+    const tokenHash = hashToken(token);
+    const session = await cache.get(`session:${tokenHash}`, () =>
+      db.session.findUnique({ where: { tokenHash }, select: { id: true, expiresAt: true, revokedAt: true, user: { select: userSelect } } }),
+    );
+    // An unknown or expired cookie counts as no cookie: the browser simply signs in again.
+    if (!session || session.revokedAt || session.expiresAt <= new Date()) return { viewer: null };
+    return { viewer: viewerOf(session.user, scopesForRole(session.user.role), { kind: "session", sessionId: session.id }) };
+  }
 
-async function authenticateToken(db: Db, token: string, defaultRpm: number): Promise<Authentication> {
-  const row = await db.oAuthToken.findUnique({
-    where: { accessTokenHash: hashToken(token) },
-    select: { id: true, scope: true, clientId: true, accessTokenExpiresAt: true, revokedAt: true, user: { select: viewerSelect } },
-  });
-  if (!row || row.revokedAt || row.accessTokenExpiresAt <= new Date()) return { viewer: null, error: new InvalidTokenError() };
-  const allowed = scopesForRole(row.user.role);
-  return {
-    viewer: {
-      user: row.user,
-      scopes: new Set(parseScope(row.scope).scopes.filter((s) => allowed.has(s))),
-      requestsPerMinute: row.user.quota?.requestsPerMinute ?? defaultRpm,
-      via: { kind: "token", tokenId: row.id, clientId: row.clientId },
-    },
+  async function byToken(token: string): Promise<Authentication> {
+    const accessTokenHash = hashToken(token);
+    const row = await cache.get(`token:${accessTokenHash}`, () =>
+      db.oAuthToken.findUnique({
+        where: { accessTokenHash },
+        select: { id: true, scope: true, clientId: true, accessTokenExpiresAt: true, revokedAt: true, user: { select: userSelect } },
+      }),
+    );
+    if (!row || row.revokedAt || row.accessTokenExpiresAt <= new Date()) return { viewer: null, error: new InvalidTokenError() };
+    const allowed = scopesForRole(row.user.role);
+    const scopes = new Set(parseScope(row.scope).scopes.filter((s) => allowed.has(s)));
+    return { viewer: viewerOf(row.user, scopes, { kind: "token", tokenId: row.id, clientId: row.clientId }) };
+  }
+
+  return async (credentials) => {
+    if (credentials.authorization !== undefined) {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization)?.[1];
+      if (!bearer) return { viewer: null, error: new InvalidTokenError('The Authorization header must be "Bearer <access token>".') };
+      return byToken(bearer);
+    }
+    if (credentials.sessionToken) return bySession(credentials.sessionToken);
+    return { viewer: null };
   };
 }

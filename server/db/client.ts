@@ -6,9 +6,23 @@ import { PrismaClient as PgClient } from "../generated/postgresql/client.ts";
 // Both clients are generated from the same models; the SQLite one is the canonical TypeScript type.
 export type Db = InstanceType<typeof SqliteClient>;
 
-export function createDb(databaseUrl: string): Db {
-  if (databaseUrl.startsWith("file:")) {
-    return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: databaseUrl, timeout: 10_000 }) });
-  }
-  return new PgClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) }) as unknown as Db;
+/** Models whose rows feed cached reads (sessions, tokens, accounts, usage): writes to them are reported. */
+const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "app", "resource", "file"] as const;
+const READS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"]);
+
+export function createDb(databaseUrl: string, onWrite: () => void = () => {}): Db {
+  const client = databaseUrl.startsWith("file:")
+    ? new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: databaseUrl, timeout: 10_000 }) })
+    : (new PgClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) }) as unknown as Db);
+  const reportWrites = {
+    async $allOperations({ operation, args, query }: { operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
+      const result = await query(args);
+      if (!READS.has(operation)) onWrite();
+      return result;
+    },
+  };
+  const query = Object.fromEntries(WATCHED_MODELS.map((model) => [model, reportWrites]));
+  // The extension only observes queries, so the client keeps its exact type.
+  const extend = client.$extends.bind(client) as unknown as (extension: { query: typeof query }) => unknown;
+  return extend({ query }) as Db;
 }

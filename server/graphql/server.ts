@@ -6,7 +6,7 @@ import { createYoga } from "graphql-yoga";
 import { useServer } from "graphql-ws/use/ws";
 import type { IncomingMessage } from "node:http";
 import { WebSocketServer } from "ws";
-import { authenticate, SESSION_COOKIE } from "../auth/viewer.ts";
+import { SESSION_COOKIE } from "../auth/viewer.ts";
 import type { Platform } from "../platform/index.ts";
 import { contextFor } from "../http/context.ts";
 import type { Context } from "./context.ts";
@@ -53,11 +53,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
         if (cookies[SESSION_COOKIE] && origin && origin !== publicOrigin && origin !== `${new URL(publicOrigin).protocol}//${request.headers.host}`) {
           return false;
         }
-        const auth = await authenticate(
-          platform.db,
-          { sessionToken: cookies[SESSION_COOKIE], authorization },
-          platform.config.defaultQuota.requestsPerMinute,
-        );
+        const auth = await platform.authenticate({ sessionToken: cookies[SESSION_COOKIE], authorization });
         ctx.extra.context = {
           config: platform.config,
           db: platform.db,

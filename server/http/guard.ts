@@ -1,6 +1,6 @@
 // Runs before every /api, /graphql and /oauth request: who is calling, the rate limit, and the CSRF rule.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { authenticate, SESSION_COOKIE, type Authentication } from "../auth/viewer.ts";
+import { SESSION_COOKIE, type Authentication } from "../auth/viewer.ts";
 import { CsrfError, InvalidRequestError, RateLimitedError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
 
@@ -19,7 +19,7 @@ export function isGuarded(url: string): boolean {
 }
 
 export function registerGuard(app: FastifyInstance, platform: Platform) {
-  const { config, db, counters } = platform;
+  const { config, counters } = platform;
   const publicOrigin = new URL(config.publicUrl).origin;
   const protocol = new URL(config.publicUrl).protocol;
 
@@ -33,11 +33,7 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
 
   app.addHook("onRequest", async (request, reply) => {
     if (!isGuarded(request.url)) return;
-    request.auth = await authenticate(
-      db,
-      { sessionToken: request.cookies[SESSION_COOKIE], authorization: request.headers.authorization },
-      config.defaultQuota.requestsPerMinute,
-    );
+    request.auth = await platform.authenticate({ sessionToken: request.cookies[SESSION_COOKIE], authorization: request.headers.authorization });
     const viewer = request.auth.viewer;
     const limit = viewer?.requestsPerMinute ?? config.defaultQuota.requestsPerMinute;
     const counter = await counters.increment(viewer ? `user:${viewer.user.id}` : `ip:${request.ip}`, WINDOW_MS);

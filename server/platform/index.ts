@@ -1,9 +1,12 @@
 // The process-wide dependencies, created once at boot and shared by every transport.
+import { randomUUID } from "node:crypto";
+import { createAuthenticator, type Authenticate } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
 import { createDb, type Db } from "../db/client.ts";
 import { createServices, type Services } from "../services/index.ts";
 import { createPubSub, type PubSub } from "./pubsub/index.ts";
 import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
+import { ReadCache } from "./read-cache.ts";
 
 export interface Platform {
   config: Config;
@@ -11,21 +14,36 @@ export interface Platform {
   counters: CounterStore;
   pubsub: PubSub;
   services: Services;
+  authenticate: Authenticate;
   close(): Promise<void>;
 }
 
-export function createPlatform(config: Config): Platform {
-  const db = createDb(config.databaseUrl);
+const CACHE_CLEARED = "read-cache:cleared";
+
+export async function createPlatform(config: Config): Promise<Platform> {
+  const instance = randomUUID();
   const counters = createCounterStore(config.redisUrl, config.redisKeyPrefix);
   const pubsub = createPubSub(config.redisUrl, config.redisKeyPrefix);
-  const services = createServices({ db, config, counters, pubsub });
+  const cache = new ReadCache({ maxEntries: 10_000, ttlMs: 30_000 });
+  const db = createDb(config.databaseUrl, () => {
+    cache.clear();
+    pubsub.publish(CACHE_CLEARED, instance).catch(() => {}); // the TTL covers a lost message
+  });
+  const clearedElsewhere = await pubsub.subscribe(CACHE_CLEARED);
+  void (async () => {
+    for await (const from of clearedElsewhere) if (from !== instance) cache.clear();
+  })();
+
+  const services = createServices({ db, config, counters, pubsub, cache });
   return {
     config,
     db,
     counters,
     pubsub,
     services,
+    authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
+      await clearedElsewhere.return?.();
       await Promise.all([counters.close(), pubsub.close()]);
       await db.$disconnect();
     },

@@ -6,6 +6,7 @@ import { AccountSuspendedError, ConflictError, InvalidCredentialsError, RateLimi
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "../auth/password.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
+import type { ReadCache } from "../platform/read-cache.ts";
 import type { SessionMeta, SessionService } from "./sessions.ts";
 import { checks, uniqueViolation, validate } from "./validation.ts";
 
@@ -24,8 +25,15 @@ const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const MAX_FAILURES_PER_ACCOUNT = 10;
 const MAX_FAILURES_PER_ADDRESS = 50;
 
-export function createAccountService(deps: { db: Db; config: Config; counters: CounterStore; pubsub: PubSub; sessions: SessionService }) {
-  const { db, config, counters, pubsub, sessions } = deps;
+export function createAccountService(deps: {
+  db: Db;
+  config: Config;
+  counters: CounterStore;
+  pubsub: PubSub;
+  cache: ReadCache;
+  sessions: SessionService;
+}) {
+  const { db, config, counters, pubsub, cache, sessions } = deps;
 
   async function throttleLogin(email: string, ip: string | undefined) {
     const keys = [`login:account:${email}`, ...(ip ? [`login:ip:${ip}`] : [])];
@@ -104,15 +112,22 @@ export function createAccountService(deps: { db: Db; config: Config; counters: C
     },
 
     /** The quota record with what the user currently uses. */
-    async quotaOf(userId: string) {
-      const [quota, apps, databases, cdn] = await Promise.all([
-        db.quota.findUnique({ where: { userId } }),
-        db.app.count({ where: { ownerId: userId } }),
-        db.resource.count({ where: { app: { ownerId: userId } } }),
-        db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
-      ]);
-      // Every account gets its quota row at sign-up; the defaults cover rows lost to manual edits.
-      return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, cdnBytes: cdn._sum.size ?? 0n } };
+    quotaOf(userId: string) {
+      return cache.get(`quota:${userId}`, async () => {
+        const [quota, apps, databases, cdn] = await Promise.all([
+          db.quota.findUnique({ where: { userId } }),
+          db.app.count({ where: { ownerId: userId } }),
+          db.resource.count({ where: { app: { ownerId: userId } } }),
+          db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
+        ]);
+        // Every account gets its quota row at sign-up; the defaults cover a row lost to manual edits.
+        return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, cdnBytes: cdn._sum.size ?? 0n } };
+      });
+    },
+
+    /** The user's record (cached like quotaOf: every write to users clears it). */
+    user(userId: string) {
+      return cache.get(`user:${userId}`, () => db.user.findUniqueOrThrow({ where: { id: userId } }));
     },
   };
 }

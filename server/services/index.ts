@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
+import type { ReadCache } from "../platform/read-cache.ts";
 import { createAccountService } from "./accounts.ts";
 import { createSessionService } from "./sessions.ts";
 
@@ -11,6 +12,7 @@ export interface ServiceDeps {
   config: Config;
   counters: CounterStore;
   pubsub: PubSub;
+  cache: ReadCache;
 }
 
 export function createServices(deps: ServiceDeps) {

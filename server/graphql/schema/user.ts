@@ -1,4 +1,5 @@
 import { builder } from "../builder.ts";
+import type { ViewerContext } from "../context.ts";
 
 export const RoleEnum = builder.enumType("Role", { values: ["USER", "ADMIN"] as const });
 export const UserStatusEnum = builder.enumType("UserStatus", { values: ["ACTIVE", "PENDING", "SUSPENDED"] as const });
@@ -65,16 +66,16 @@ const ViewerPayload = builder.objectRef<{ user: typeof User.$inferType; quota: Q
   fields: (t) => ({ user: t.field({ type: User, resolve: (v) => v.user }), quota: t.expose("quota", { type: Quota }) }),
 });
 
+async function loadViewer(ctx: ViewerContext) {
+  const { accounts } = ctx.services;
+  const [user, quota] = await Promise.all([accounts.user(ctx.viewer.user.id), accounts.quotaOf(ctx.viewer.user.id)]);
+  return { user, quota };
+}
+
 builder.queryField("viewer", (t) =>
   t.withAuth({ "read:user": true }).field({
     type: ViewerPayload,
-    resolve: async (_root, _args, ctx) => {
-      const [user, quota] = await Promise.all([
-        ctx.db.user.findUniqueOrThrow({ where: { id: ctx.viewer.user.id } }),
-        ctx.services.accounts.quotaOf(ctx.viewer.user.id),
-      ]);
-      return { user, quota };
-    },
+    resolve: (_root, _args, ctx) => loadViewer(ctx),
   }),
 );
 
@@ -83,12 +84,6 @@ builder.subscriptionField("viewer", (t) =>
     type: ViewerPayload,
     description: "The signed-in user and quota now, and again whenever an administrator or a change of usage updates them",
     subscribe: (_root, _args, ctx) => ctx.services.accounts.watch(ctx.viewer.user.id),
-    resolve: async (_payload, _args, ctx) => {
-      const [user, quota] = await Promise.all([
-        ctx.db.user.findUniqueOrThrow({ where: { id: ctx.viewer.user.id } }),
-        ctx.services.accounts.quotaOf(ctx.viewer.user.id),
-      ]);
-      return { user, quota };
-    },
+    resolve: (_payload, _args, ctx) => loadViewer(ctx),
   }),
 );
