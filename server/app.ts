@@ -9,6 +9,7 @@ import { schema } from "./graphql/schema/index.ts";
 import { registerGraphQL } from "./graphql/server.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { registerGuard } from "./http/guard.ts";
+import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
@@ -34,6 +35,7 @@ export async function buildSlipway(config: Config): Promise<Slipway> {
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   registerErrorHandler(app);
+  registerSecurityHeaders(app);
   registerGuard(app, platform);
   await registerGraphQL(app, platform, schema);
 

@@ -38,6 +38,13 @@ describe("GET /api/openapi.json", () => {
     expect(body.paths["/api/auth/logout"].post.responses["204"]).toBeDefined();
   });
 
+  it("sends protective headers on every response", async () => {
+    const res = await new Client(server.url).get("/api/openapi.json");
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+    expect(res.headers.get("referrer-policy")).toBe("strict-origin-when-cross-origin");
+  });
+
   it("answers an unknown API path with the contract's 404 body", async () => {
     const res = await new Client(server.url).get("/api/nope");
     expect(res.status).toBe(404);
