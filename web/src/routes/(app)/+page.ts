@@ -1,0 +1,4 @@
+import { redirect } from "@sveltejs/kit";
+import type { PageLoad } from "./$types";
+
+export const load: PageLoad = () => redirect(307, "/account");

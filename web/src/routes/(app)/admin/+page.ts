@@ -1,0 +1,8 @@
+// Only administrators may open the admin area (the server refuses them the admin API either way).
+import { error } from "@sveltejs/kit";
+import type { PageLoad } from "./$types";
+
+export const load: PageLoad = async ({ parent }) => {
+  const { viewer } = await parent();
+  if (viewer.user.role !== "ADMIN") error(403, { message: "Only administrators can open the admin area.", code: "forbidden" });
+};

@@ -1,0 +1,33 @@
+// A single-page app (no server rendering): every page loads who is signed in, or null.
+import { graphql } from "$lib/gql";
+import { graphqlClient } from "$lib/graphql/client";
+import { SESSION_DEPENDENCY } from "$lib/navigation";
+import { failLoad, problemFrom } from "$lib/services/errors";
+import type { LayoutLoad } from "./$types";
+
+export const ssr = false;
+export const prerender = false;
+
+const SessionQuery = graphql(`
+  query Session {
+    viewer {
+      user {
+        id
+        role
+        status
+        ...AppHeader_user
+      }
+    }
+  }
+`);
+
+export const load: LayoutLoad = async ({ depends, url }) => {
+  depends(SESSION_DEPENDENCY);
+  // Read on every navigation (reading url.pathname makes it so): a session that ended, or a role or
+  // status an administrator changed, shows on the next page rather than never.
+  void url.pathname;
+  const result = await graphqlClient().query(SessionQuery, {}, { requestPolicy: "network-only" }).toPromise();
+  if (result.data) return { viewer: result.data.viewer };
+  if (problemFrom(result.error).code === "unauthenticated") return { viewer: null };
+  failLoad(result.error, url);
+};
