@@ -71,7 +71,7 @@ describe("dashboard", () => {
     const account = await new Client(server.url).signup();
     const page = await openPage(server);
     await page.goto("/apps");
-    await page.waitForURL("**/login?redirectTo=%2Fapps");
+    await page.waitForURL("**/login?next=%2Fapps");
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
 
     await fillLogin(page, account.email, PASSWORD);
