@@ -11,6 +11,7 @@ import { registerErrorHandler } from "./http/errors.ts";
 import { registerGuard } from "./http/guard.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
+import { oauthRoutes } from "./oauth/routes.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -45,6 +46,7 @@ export async function buildSlipway(config: Config): Promise<Slipway> {
     registerRestRoutes(rest, platform, schema, compiled);
     rest.get("/api/openapi.json", async () => openapi);
   });
+  await app.register(oauthRoutes, { platform });
   await registerDashboard(app);
   app.addHook("onClose", () => platform.close());
 

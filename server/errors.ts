@@ -119,6 +119,14 @@ export class PayloadTooLargeError extends AppError {
   override readonly code = "payload_too_large";
 }
 
+export class MethodNotAllowedError extends AppError {
+  override readonly status = 405;
+  override readonly code = "method_not_allowed";
+  constructor(allowed: string[], message = `Use ${allowed.join(" or ")} for this endpoint.`) {
+    super(message, { headers: { Allow: allowed.join(", ") } });
+  }
+}
+
 export class UnsupportedMediaTypeError extends AppError {
   override readonly status = 415;
   override readonly code = "unsupported_media_type";
@@ -137,6 +145,55 @@ export class InternalError extends AppError {
   constructor(cause?: unknown) {
     super("Something went wrong on our side. Try again; if it persists, contact the administrator.", { cause });
   }
+}
+
+// RFC 6749 §5.2 / RFC 8628 §3.5 errors of the OAuth protocol endpoints (token, device authorization,
+// revoke, introspect) and of authorization redirects. `code` is the RFC `error` value. An OAuth
+// invalid_request is the InvalidRequestError above (same code).
+export class OAuthError extends AppError {
+  override readonly status: number = 400;
+  override readonly code: string = "server_error";
+}
+
+export class InvalidClientError extends OAuthError {
+  override readonly status = 401;
+  override readonly code = "invalid_client";
+}
+
+export class InvalidGrantError extends OAuthError {
+  override readonly code = "invalid_grant";
+}
+
+export class UnauthorizedClientError extends OAuthError {
+  override readonly code = "unauthorized_client";
+}
+
+export class UnsupportedGrantTypeError extends OAuthError {
+  override readonly code = "unsupported_grant_type";
+}
+
+export class UnsupportedResponseTypeError extends OAuthError {
+  override readonly code = "unsupported_response_type";
+}
+
+export class InvalidScopeError extends OAuthError {
+  override readonly code = "invalid_scope";
+}
+
+export class AccessDeniedError extends OAuthError {
+  override readonly code = "access_denied";
+}
+
+export class AuthorizationPendingError extends OAuthError {
+  override readonly code = "authorization_pending";
+}
+
+export class SlowDownError extends OAuthError {
+  override readonly code = "slow_down";
+}
+
+export class ExpiredTokenError extends OAuthError {
+  override readonly code = "expired_token";
 }
 
 /** Maps a contract code back to its error, for errors that crossed GraphQL as data or extensions. */

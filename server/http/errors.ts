@@ -18,9 +18,23 @@ function graphqlErrorBody(error: AppError) {
   return { errors: [{ message: error.message, extensions: { code: error.code, ...(error.details ? { details: error.details } : {}) } }] };
 }
 
-/** RFC 6749 §5.2 for /oauth/*. */
+// The OAuth protocol endpoints answer RFC 6749 §5.2 bodies. /oauth/userinfo is a Bearer-protected API
+// route (RFC 6750: 401 + WWW-Authenticate, the REST body); /oauth/authorize and /oauth/device are pages.
+const OAUTH_PROTOCOL = /^\/(?:oauth\/(?:token|revoke|introspect)|api\/oauth\/device)(?:[?#]|$)/;
+const RFC_CODES = new Set([
+  "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
+  "access_denied", "unsupported_response_type", "server_error", "authorization_pending", "slow_down", "expired_token",
+  "unsupported_token_type",
+]);
+
+export function isOAuthProtocolPath(url: string): boolean {
+  return OAUTH_PROTOCOL.test(url);
+}
+
+/** RFC 6749 §5.2 `{"error", "error_description"}`; other codes become invalid_request (4xx) or server_error. */
 export function oauthErrorBody(error: AppError) {
-  return { error: error.code, error_description: error.message };
+  const code = RFC_CODES.has(error.code) ? error.code : error.status >= 500 ? "server_error" : "invalid_request";
+  return { error: code, error_description: error.message };
 }
 
 export function sendError(reply: FastifyReply, error: AppError, body: unknown) {
@@ -45,7 +59,7 @@ export function registerErrorHandler(app: FastifyInstance) {
     const appError = error instanceof AppError ? error : (fromFastifyError(error) ?? toAppError(error));
     if (!appError.expose) request.log.error({ err: error }, "request failed");
     if (request.url.startsWith("/graphql")) return sendError(reply, appError, graphqlErrorBody(appError));
-    if (request.url.startsWith("/oauth")) return sendError(reply, appError, oauthErrorBody(appError));
+    if (isOAuthProtocolPath(request.url)) return sendError(reply, appError, oauthErrorBody(appError));
     return sendError(reply, appError, restErrorBody(appError));
   });
 }

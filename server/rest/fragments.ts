@@ -3,6 +3,7 @@ export const fragments: Record<string, string> = {
   UserFields: `fragment UserFields on User { id name preferred_username: preferredUsername email avatar role status createdAt }`,
   QuotaFields: `fragment QuotaFields on Quota {
     requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }`,
+  OAuthClientFields: `fragment OAuthClientFields on OAuthClient { clientId name description redirectUris public createdAt }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
 };

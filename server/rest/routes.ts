@@ -35,4 +35,31 @@ export const routes: RestRoute[] = [
     document: `mutation Logout { logout }`,
     status: 204,
   },
+  {
+    method: "GET",
+    path: "/api/oauth/clients",
+    tag: "oauth",
+    summary: "The OAuth clients you registered (never their secrets)",
+    document: `query OAuthClients { oauthClients { ...OAuthClientFields } }`,
+  },
+  {
+    method: "POST",
+    path: "/api/oauth/clients",
+    tag: "oauth",
+    summary: "Register an OAuth client; a confidential client's answer holds its secret, shown only this once",
+    document: `mutation CreateOAuthClient($input: CreateOAuthClientInput!) {
+      createOAuthClient(input: $input) {
+        ... on OAuthClient { ...OAuthClientFields }
+        ... on OAuthClientWithSecret { clientId name description redirectUris public createdAt clientSecret }
+        ...ErrorFields } }`,
+    input: "input",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: "/oauth/userinfo",
+    tag: "oauth",
+    summary: "The user an access token belongs to, and the token's scopes",
+    document: `query UserInfo { userinfo { id name preferred_username: preferredUsername email avatar role status scopes } }`,
+  },
 ];

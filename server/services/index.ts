@@ -5,6 +5,9 @@ import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
 import { createAccountService } from "./accounts.ts";
+import { createOAuthClientService } from "./oauth-clients.ts";
+import { createOAuthDeviceCodeService } from "./oauth-device-codes.ts";
+import { createOAuthGrantService } from "./oauth-grants.ts";
 import { createSessionService } from "./sessions.ts";
 
 export interface ServiceDeps {
@@ -20,6 +23,9 @@ export function createServices(deps: ServiceDeps) {
   return {
     sessions,
     accounts: createAccountService({ ...deps, sessions }),
+    oauthClients: createOAuthClientService(deps.db),
+    oauthGrants: createOAuthGrantService(deps.db),
+    oauthDeviceCodes: createOAuthDeviceCodeService(deps),
   };
 }
 

@@ -3,5 +3,6 @@ import { builder } from "../builder.ts";
 import "./errors.ts";
 import "./user.ts";
 import "./session.ts";
+import "./oauth.ts";
 
 export const schema = builder.toSchema();

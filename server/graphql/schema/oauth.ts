@@ -1,0 +1,160 @@
+// OAuth: the clients a developer registers, the apps a user authorized, and userinfo (REST: /api/oauth/clients,
+// /oauth/userinfo). The protocol endpoints themselves (authorize, token, device, revoke, introspect) are in
+// server/oauth/.
+import { SCOPES } from "../../auth/scopes.ts";
+import { InvalidRequestError, NotFoundError } from "../../errors.ts";
+import type { OAuthClientRecord } from "../../services/oauth-clients.ts";
+import { builder } from "../builder.ts";
+import { RoleEnum, UserStatusEnum } from "./user.ts";
+
+type ClientWithSecret = OAuthClientRecord & { clientSecret: string };
+
+export const OAuthClient = builder.objectRef<OAuthClientRecord>("OAuthClient").implement({
+  description: "An application registered to sign users in with Slipway (an OAuth 2.0 client)",
+  fields: () => ({}),
+});
+const OAuthClientWithSecret = builder.objectRef<ClientWithSecret>("OAuthClientWithSecret");
+
+// Both types share the client's fields (REST answers the created client flat, with its secret beside them).
+for (const ref of [OAuthClient, OAuthClientWithSecret as unknown as typeof OAuthClient]) {
+  builder.objectFields(ref, (t) => ({
+    clientId: t.exposeString("clientId", { description: "The public client id (svc_…)" }),
+    name: t.exposeString("name"),
+    description: t.exposeString("description"),
+    redirectUris: t.exposeStringList("redirectUris", { description: "Exact URIs the authorization code may be sent to" }),
+    public: t.exposeBoolean("public", { description: "A public client (CLI, SPA) has no secret and must use PKCE" }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+  }));
+}
+
+builder.objectType(OAuthClientWithSecret, {
+  description: "A confidential client with its secret, returned only when the secret is created or rotated",
+  fields: (t) => ({
+    clientSecret: t.exposeString("clientSecret", { description: "Shown once: store it now" }),
+  }),
+});
+
+// A public client has no secret, so registering one answers a plain OAuthClient (REST: no clientSecret key).
+const CreateOAuthClientResult = builder.unionType("MutationCreateOAuthClientResult", {
+  types: [OAuthClientWithSecret, OAuthClient, InvalidRequestError],
+  resolveType: (value) =>
+    value instanceof InvalidRequestError ? "InvalidRequestError" : "clientSecret" in value ? "OAuthClientWithSecret" : "OAuthClient",
+});
+
+const AuthorizedApp = builder
+  .objectRef<{ clientId: string; name: string; description: string; scopes: string[]; authorizedAt: Date }>("AuthorizedApp")
+  .implement({
+    description: "An application the signed-in user allowed to access their account",
+    fields: (t) => ({
+      clientId: t.exposeString("clientId"),
+      name: t.exposeString("name"),
+      description: t.exposeString("description"),
+      scopes: t.exposeStringList("scopes", { description: "The scopes granted" }),
+      authorizedAt: t.expose("authorizedAt", { type: "DateTime" }),
+    }),
+  });
+
+const UserInfo = builder.objectRef<{
+  id: string;
+  name: string;
+  email: string;
+  avatar: string | null;
+  role: "USER" | "ADMIN";
+  status: "ACTIVE" | "PENDING" | "SUSPENDED";
+  scopes: string[];
+}>("UserInfo").implement({
+  description: "The signed-in user as an OAuth client sees them (REST: GET /oauth/userinfo)",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    name: t.exposeString("name"),
+    preferredUsername: t.exposeString("name"),
+    email: t.exposeString("email"),
+    avatar: t.exposeString("avatar", { nullable: true }),
+    role: t.expose("role", { type: RoleEnum }),
+    status: t.expose("status", { type: UserStatusEnum }),
+    scopes: t.exposeStringList("scopes", { description: "The scopes this access token (or session) holds" }),
+  }),
+});
+
+const CreateOAuthClientInput = builder.inputType("CreateOAuthClientInput", {
+  fields: (t) => ({
+    name: t.string({ description: "Shown to users on the consent page (1–100 characters)" }),
+    description: t.string({ required: false, description: "Shown on the consent page (up to 500 characters)" }),
+    redirectUris: t.stringList({ description: "Absolute https URLs, or http for localhost/loopback; no fragments" }),
+    public: t.boolean({ required: false, description: "A public client gets no secret and must use PKCE (default false)" }),
+  }),
+});
+
+const UpdateOAuthClientInput = builder.inputType("UpdateOAuthClientInput", {
+  fields: (t) => ({
+    name: t.string({ required: false }),
+    description: t.string({ required: false }),
+    redirectUris: t.stringList({ required: false }),
+  }),
+});
+
+
+builder.queryFields((t) => ({
+  oauthClients: t.withAuth({ "read:user": true }).field({
+    type: [OAuthClient],
+    description: "The OAuth clients you registered, newest first (never their secrets)",
+    resolve: (_root, _args, ctx) => ctx.services.oauthClients.listMine(ctx.viewer.user.id),
+  }),
+  authorizedApps: t.withAuth({ "read:user": true }).field({
+    type: [AuthorizedApp],
+    description: "The applications you authorized, most recently authorized first",
+    resolve: (_root, _args, ctx) => ctx.services.oauthGrants.authorizedApps(ctx.viewer.user.id),
+  }),
+  userinfo: t.withAuth({ "read:user": true }).field({
+    type: UserInfo,
+    resolve: async (_root, _args, ctx) => ({
+      ...(await ctx.services.accounts.user(ctx.viewer.user.id)),
+      scopes: SCOPES.filter((s) => ctx.viewer.scopes.has(s)),
+    }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createOAuthClient: t.withAuth({ "write:user": true }).field({
+    type: CreateOAuthClientResult,
+    description: "Register an OAuth client; a confidential client's secret is in the answer and never shown again",
+    args: { input: t.arg({ type: CreateOAuthClientInput }) },
+    resolve: async (_root, { input }, ctx) => {
+      try {
+        const { client, clientSecret } = await ctx.services.oauthClients.register(ctx.viewer.user.id, input);
+        return clientSecret ? { ...client, clientSecret } : client;
+      } catch (error) {
+        if (error instanceof InvalidRequestError) return error;
+        throw error;
+      }
+    },
+  }),
+  updateOAuthClient: t.withAuth({ "write:user": true }).field({
+    type: OAuthClient,
+    args: { clientId: t.arg.string(), input: t.arg({ type: UpdateOAuthClientInput }) },
+    errors: { types: [InvalidRequestError, NotFoundError] },
+    resolve: (_root, { clientId, input }, ctx) => ctx.services.oauthClients.update(ctx.viewer.user.id, clientId, input),
+  }),
+  deleteOAuthClient: t.withAuth({ "write:user": true }).field({
+    type: OAuthClient,
+    description: "Delete a client: every token it holds stops working",
+    args: { clientId: t.arg.string() },
+    errors: { types: [NotFoundError] },
+    resolve: (_root, { clientId }, ctx) => ctx.services.oauthClients.remove(ctx.viewer.user.id, clientId),
+  }),
+  rotateOAuthClientSecret: t.withAuth({ "write:user": true }).field({
+    type: OAuthClientWithSecret,
+    description: "Replace the client's secret; the old one stops working at once",
+    args: { clientId: t.arg.string() },
+    errors: { types: [InvalidRequestError, NotFoundError] },
+    resolve: async (_root, { clientId }, ctx) => {
+      const { client, clientSecret } = await ctx.services.oauthClients.rotateSecret(ctx.viewer.user.id, clientId);
+      return { ...client, clientSecret };
+    },
+  }),
+  revokeAuthorizedApp: t.withAuth({ "write:user": true }).boolean({
+    description: "Withdraw an application's access: forgets the consent and revokes its tokens. True when it had any.",
+    args: { clientId: t.arg.string() },
+    resolve: (_root, { clientId }, ctx) => ctx.services.oauthGrants.revokeApp(ctx.viewer.user.id, clientId),
+  }),
+}));

@@ -1,0 +1,81 @@
+// GET /oauth/device shows the code entry form (prefilled from ?user_code=); POST /oauth/device looks the
+// code up and shows the consent form, then records the decision (same form contract as /oauth/authorize,
+// with a warning against codes sent by someone else). Wrong codes count against the user and the
+// address (services/oauth-device-codes.ts); scopes are checked against the approving user.
+import type { FastifyInstance } from "fastify";
+import { AccountSuspendedError, ForbiddenError, InvalidRequestError, toAppError } from "../errors.ts";
+import { csrfToken, csrfValid } from "./csrf.ts";
+import { consentPage } from "./pages/consent.ts";
+import { codeEntryPage, deviceOutcomePage } from "./pages/device.ts";
+import { sendErrorPage } from "./pages/error.ts";
+import { sendPage } from "./pages/html.ts";
+import { param } from "./params.ts";
+import type { OAuthContext } from "./routes.ts";
+import { resolveScope } from "./scope.ts";
+import { pageSession, redirectToLogin } from "./session.ts";
+
+const WARNING =
+  "Only continue if you just started signing in on your own device. Never enter or approve a code that someone else sent you: they would get access to your account.";
+const WRONG_CODE = "That code is not valid or has expired. Check the code shown on your device and try again.";
+
+export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
+  const devices = ctx.platform.services.oauthDeviceCodes;
+  const grants = ctx.platform.services.oauthGrants;
+
+  app.get("/oauth/device", async (request, reply) => {
+    const session = pageSession(request);
+    if (!session) return redirectToLogin(reply, request.url);
+    if (session.user.status === "SUSPENDED") return sendErrorPage(reply, new AccountSuspendedError());
+    const userCode = param(request.query, "user_code");
+    return sendPage(reply, 200, codeEntryPage({ csrfToken: csrfToken(session.sessionToken, "device"), userCode }));
+  });
+
+  app.post("/oauth/device", async (request, reply) => {
+    const body = request.body;
+    const typed = param(body, "user_code") ?? "";
+    const session = pageSession(request);
+    if (!session) return redirectToLogin(reply, typed ? `/oauth/device?user_code=${encodeURIComponent(typed)}` : "/oauth/device");
+    if (session.user.status === "SUSPENDED") return sendErrorPage(reply, new AccountSuspendedError());
+    if (!csrfValid(session.sessionToken, "device", param(body, "csrf_token"))) {
+      return sendErrorPage(reply, new ForbiddenError("This form expired or was not sent from Slipway's device page. Open the page again and enter the code."));
+    }
+    const csrf = csrfToken(session.sessionToken, "device");
+    const throttle = await devices.checkEntryThrottle(session.user.id, request.ip);
+    const pending = await devices.findPending(typed);
+    if (!pending) {
+      await throttle.failed();
+      return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, userCode: typed, error: WRONG_CODE }));
+    }
+
+    let scopes;
+    try {
+      scopes = resolveScope(pending.scope, session.user);
+    } catch (error) {
+      await devices.decide(pending.id, session.user.id, false); // the device hears access_denied at once
+      return sendErrorPage(reply, toAppError(error), "This device request cannot be approved");
+    }
+
+    const decision = param(body, "decision");
+    if (decision === undefined) {
+      return sendPage(
+        reply,
+        200,
+        consentPage({
+          action: "/oauth/device",
+          client: pending.client,
+          scopes,
+          user: session.user,
+          hidden: { user_code: pending.userCode, csrf_token: csrf },
+          warning: WARNING,
+        }),
+      );
+    }
+    if (decision !== "approve" && decision !== "deny") return sendErrorPage(reply, new InvalidRequestError('Choose "approve" or "deny".'));
+    const approved = decision === "approve";
+    if (!(await devices.decide(pending.id, session.user.id, approved))) {
+      return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, error: WRONG_CODE }));
+    }
+    if (approved) await grants.rememberConsent(session.user.id, pending.client.id, scopes);
+    return sendPage(reply, 200, deviceOutcomePage(approved, pending.client.name));
+  });
+}

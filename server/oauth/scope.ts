@@ -1,0 +1,20 @@
+// Which scopes a client gets. Rules:
+// - no scope (the library hands `validateScope` undefined) or an empty one means `read:user`;
+// - an unknown scope name is invalid_scope, never silently dropped;
+// - `admin` only for users with role ADMIN (checked once the user is known);
+// - the result is what the token carries: exactly the scopes granted.
+import { DEFAULT_SCOPE, parseScope, SCOPES, type Scope } from "../auth/scopes.ts";
+import { InvalidScopeError } from "../errors.ts";
+
+export function resolveScope(requested: string | string[] | undefined | null, user?: { role: "USER" | "ADMIN" }): Scope[] {
+  const text = Array.isArray(requested) ? requested.join(" ") : (requested ?? "");
+  if (typeof text !== "string") throw new InvalidScopeError("The scope parameter must be a space-separated string.");
+  const { scopes, unknown } = parseScope(text.trim());
+  if (unknown.length) {
+    throw new InvalidScopeError(`Unknown scope "${unknown[0]}". Known scopes: ${SCOPES.join(", ")}.`);
+  }
+  if (user && scopes.includes("admin") && user.role !== "ADMIN") {
+    throw new InvalidScopeError('The "admin" scope can only be granted by administrators.');
+  }
+  return scopes.length ? SCOPES.filter((s) => scopes.includes(s)) : [DEFAULT_SCOPE];
+}

@@ -1,0 +1,162 @@
+// OAuth clients that developers register: `svc_…` ids, secrets shown once and stored as SHA-256 hashes,
+// redirect URIs checked for exact use later. Shared by GraphQL (and so REST) and the OAuth endpoints.
+import { randomBytes } from "node:crypto";
+import type { Db } from "../db/client.ts";
+import { InvalidRequestError, NotFoundError } from "../errors.ts";
+import { hashToken, randomToken, safeEqual } from "../auth/secrets.ts";
+import { validate, type Check } from "./validation.ts";
+
+export interface OAuthClientInput {
+  name: string;
+  description?: string | null;
+  redirectUris: string[];
+  public?: boolean | null;
+}
+
+export interface OAuthClientUpdate {
+  name?: string | null;
+  description?: string | null;
+  redirectUris?: string[] | null;
+}
+
+export interface OAuthClientRecord {
+  id: string;
+  clientId: string;
+  name: string;
+  description: string;
+  redirectUris: string[];
+  public: boolean;
+  ownerId: string;
+  createdAt: Date;
+}
+
+const MAX_REDIRECT_URIS = 10;
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Absolute https URLs; plain http only for loopback (CLIs, local development); never a fragment (RFC 6749 §3.1.2). */
+export function redirectUriProblem(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return `"${value}" is not an absolute URL.`;
+  }
+  if (value.includes("#")) return `"${value}" must not contain a fragment (#).`;
+  if (url.username || url.password) return `"${value}" must not contain credentials.`;
+  if (url.protocol === "https:") return null;
+  if (url.protocol === "http:" && (LOOPBACK_HOSTS.has(url.hostname) || url.hostname.endsWith(".localhost"))) return null;
+  return `"${value}" must use https (http is only allowed for localhost and loopback addresses).`;
+}
+
+const rules = {
+  name: (v) => (typeof v !== "string" || !v.trim() || v.length > 100 ? "Give the app a name of 1 to 100 characters." : null),
+  description: (v) => (v != null && (typeof v !== "string" || v.length > 500) ? "Use at most 500 characters." : null),
+  redirectUris: (v) => {
+    if (!Array.isArray(v)) return "Give a list of redirect URIs.";
+    if (v.length > MAX_REDIRECT_URIS) return `Register at most ${MAX_REDIRECT_URIS} redirect URIs.`;
+    if (v.some((u) => typeof u !== "string" || u.length > 2000)) return "Each redirect URI must be a URL of at most 2000 characters.";
+    return v.map((u: string) => redirectUriProblem(u)).find(Boolean) ?? null;
+  },
+} satisfies Record<string, Check>;
+
+function newClientId(): string {
+  return `svc_${randomBytes(12).toString("hex")}`;
+}
+
+type ClientRow = Awaited<ReturnType<Db["oAuthClient"]["findUniqueOrThrow"]>>;
+
+function record(row: ClientRow): OAuthClientRecord {
+  const { id, clientId, name, description, public: isPublic, ownerId, createdAt } = row;
+  return { id, clientId, name, description, public: isPublic, ownerId, createdAt, redirectUris: (row.redirectUris as string[] | null) ?? [] };
+}
+
+const notFound = () => new NotFoundError("No OAuth app with this client ID among yours.");
+
+export function createOAuthClientService(db: Db) {
+  async function owned(ownerId: string, clientId: string) {
+    const row = await db.oAuthClient.findUnique({ where: { clientId } });
+    if (!row || row.ownerId !== ownerId) throw notFound();
+    return row;
+  }
+
+  return {
+    /** Registers a client; the secret (confidential clients only) is returned here and never again. */
+    async register(ownerId: string, input: OAuthClientInput): Promise<{ client: OAuthClientRecord; clientSecret: string | null }> {
+      validate(input as unknown as Record<string, unknown>, rules);
+      const isPublic = input.public ?? false;
+      const clientSecret = isPublic ? null : randomToken(32);
+      const row = await db.oAuthClient.create({
+        data: {
+          clientId: newClientId(),
+          secretHash: clientSecret ? hashToken(clientSecret) : null,
+          name: input.name.trim(),
+          description: input.description?.trim() ?? "",
+          redirectUris: [...new Set(input.redirectUris)],
+          public: isPublic,
+          ownerId,
+        },
+      });
+      return { client: record(row), clientSecret };
+    },
+
+    async listMine(ownerId: string): Promise<OAuthClientRecord[]> {
+      const rows = await db.oAuthClient.findMany({ where: { ownerId }, orderBy: { createdAt: "desc" } });
+      return rows.map(record);
+    },
+
+    async update(ownerId: string, clientId: string, input: OAuthClientUpdate): Promise<OAuthClientRecord> {
+      await owned(ownerId, clientId);
+      const present = Object.fromEntries(Object.entries(rules).filter(([field]) => (input as Record<string, unknown>)[field] != null));
+      validate(input as unknown as Record<string, unknown>, present);
+      const row = await db.oAuthClient.update({
+        where: { clientId },
+        data: {
+          ...(input.name != null ? { name: input.name.trim() } : {}),
+          ...(input.description != null ? { description: input.description.trim() } : {}),
+          ...(input.redirectUris != null ? { redirectUris: [...new Set(input.redirectUris)] } : {}),
+        },
+      });
+      return record(row);
+    },
+
+    /** Deletes the client and, by cascade, its codes, tokens, consents and device codes. */
+    async remove(ownerId: string, clientId: string): Promise<OAuthClientRecord> {
+      const row = await owned(ownerId, clientId);
+      // Deleted through the token model (not only by cascade) so cached Bearer lookups are cleared at once.
+      await db.oAuthToken.deleteMany({ where: { clientId: row.id } });
+      await db.oAuthClient.delete({ where: { clientId } });
+      return record(row);
+    },
+
+    /** A new secret replaces the old one at once; tokens already issued stay valid. */
+    async rotateSecret(ownerId: string, clientId: string): Promise<{ client: OAuthClientRecord; clientSecret: string }> {
+      const row = await owned(ownerId, clientId);
+      if (row.public) throw new InvalidRequestError("Public clients have no secret to rotate.", { clientId: "This client is public." });
+      const clientSecret = randomToken(32);
+      const updated = await db.oAuthClient.update({ where: { clientId }, data: { secretHash: hashToken(clientSecret) } });
+      return { client: record(updated), clientSecret };
+    },
+
+    /** Looks a client up by its public id (no authentication). */
+    async find(clientId: string): Promise<OAuthClientRecord | null> {
+      if (!clientId.startsWith("svc_") || clientId.length > 100) return null;
+      const row = await db.oAuthClient.findUnique({ where: { clientId } });
+      return row ? record(row) : null;
+    },
+
+    /**
+     * Authenticates a client: a public client must not send a secret, a confidential one must send its own.
+     * A PKCE code_verifier is not a credential, so it never stands in for the secret.
+     */
+    async authenticate(clientId: string, secret: string | undefined | null): Promise<OAuthClientRecord | null> {
+      if (!clientId.startsWith("svc_") || clientId.length > 100) return null;
+      const row = await db.oAuthClient.findUnique({ where: { clientId } });
+      if (!row) return null;
+      if (row.public) return secret ? null : record(row);
+      if (!secret || !row.secretHash || !safeEqual(hashToken(secret), row.secretHash)) return null;
+      return record(row);
+    },
+  };
+}
+
+export type OAuthClientService = ReturnType<typeof createOAuthClientService>;

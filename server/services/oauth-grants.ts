@@ -1,0 +1,189 @@
+// What users grant to OAuth clients: authorization codes, access/refresh token families, remembered
+// consent and the list of authorized apps. Codes and tokens are stored only as SHA-256 hashes.
+//
+// Token families: every token issued from one grant (a code, a device approval) shares a familyId; each
+// refresh rotates the refresh token (the old row gets rotatedAt) and adds a row to the family. Presenting a
+// rotated refresh token again, or replaying a used code, is treated as theft: the whole family is revoked.
+import { randomUUID } from "node:crypto";
+import type { Db } from "../db/client.ts";
+import { hashToken } from "../auth/secrets.ts";
+import { parseScope } from "../auth/scopes.ts";
+
+export interface GrantUser {
+  id: string;
+  role: "USER" | "ADMIN";
+  status: "ACTIVE" | "PENDING" | "SUSPENDED";
+}
+
+export interface NewCode {
+  code: string;
+  clientId: string;
+  userId: string;
+  /** Empty when the authorization request sent no redirect_uri (the client's only URI was used). */
+  redirectUri: string;
+  scope: string[];
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+  expiresAt: Date;
+}
+
+export interface NewTokens {
+  accessToken: string;
+  accessTokenExpiresAt: Date;
+  refreshToken?: string;
+  scope: string[];
+  clientId: string;
+  userId: string;
+  /** The family to extend (refresh); a new one starts otherwise. */
+  familyId?: string;
+  authorizationCodeId?: string;
+}
+
+const userSelect = { id: true, role: true, status: true } as const;
+const clientSelect = { id: true, clientId: true, name: true, public: true } as const;
+
+export function createOAuthGrantService(db: Db) {
+  async function revokeFamilies(familyIds: string[]): Promise<void> {
+    if (!familyIds.length) return;
+    await db.oAuthToken.updateMany({ where: { familyId: { in: familyIds }, revokedAt: null }, data: { revokedAt: new Date() } });
+  }
+
+  async function revokeTokensOfCode(codeId: string): Promise<void> {
+    const issued = await db.oAuthToken.findMany({ where: { authorizationCodeId: codeId }, select: { familyId: true } });
+    await revokeFamilies([...new Set(issued.map((t) => t.familyId))]);
+  }
+
+  return {
+    async saveCode(input: NewCode) {
+      const { code, scope, ...rest } = input;
+      return db.oAuthAuthorizationCode.create({ data: { ...rest, codeHash: hashToken(code), scope: scope.join(" ") } });
+    },
+
+    /** A usable code with its client and user; a code presented after its use revokes what it issued. */
+    async findCode(code: string) {
+      const row = await db.oAuthAuthorizationCode.findUnique({
+        where: { codeHash: hashToken(code) },
+        include: { user: { select: userSelect }, client: { select: clientSelect } },
+      });
+      if (!row) return null;
+      if (row.usedAt) {
+        await revokeTokensOfCode(row.id);
+        return null;
+      }
+      return row;
+    },
+
+    /** Marks the code used; false when another request used it first (then its tokens are revoked too). */
+    async consumeCode(codeId: string): Promise<boolean> {
+      const { count } = await db.oAuthAuthorizationCode.updateMany({ where: { id: codeId, usedAt: null }, data: { usedAt: new Date() } });
+      if (count === 1) return true;
+      await revokeTokensOfCode(codeId);
+      return false;
+    },
+
+    async issueTokens(input: NewTokens) {
+      return db.oAuthToken.create({
+        data: {
+          accessTokenHash: hashToken(input.accessToken),
+          accessTokenExpiresAt: input.accessTokenExpiresAt,
+          refreshTokenHash: input.refreshToken ? hashToken(input.refreshToken) : null,
+          refreshTokenExpiresAt: null, // refresh tokens do not expire; rotation and revocation end them
+          scope: input.scope.join(" "),
+          familyId: input.familyId ?? randomUUID(),
+          clientId: input.clientId,
+          userId: input.userId,
+          authorizationCodeId: input.authorizationCodeId,
+        },
+      });
+    },
+
+    /** A refresh token that may be used now; presenting a rotated one revokes its whole family. */
+    async findRefreshToken(refreshToken: string) {
+      const row = await db.oAuthToken.findUnique({
+        where: { refreshTokenHash: hashToken(refreshToken) },
+        include: { user: { select: userSelect }, client: { select: clientSelect } },
+      });
+      if (!row || row.revokedAt) return null;
+      if (row.rotatedAt) {
+        await revokeFamilies([row.familyId]);
+        return null;
+      }
+      return row;
+    },
+
+    /** Retires a refresh token as it is exchanged; false (and the family revoked) when it was raced. */
+    async rotate(tokenId: string, familyId: string): Promise<boolean> {
+      const { count } = await db.oAuthToken.updateMany({ where: { id: tokenId, rotatedAt: null, revokedAt: null }, data: { rotatedAt: new Date() } });
+      if (count === 1) return true;
+      await revokeFamilies([familyId]);
+      return false;
+    },
+
+    /** Finds a token by its value for revocation and introspection; the hint only picks the first lookup. */
+    async findToken(token: string, hint?: string) {
+      const hash = hashToken(token);
+      const include = { user: { select: { ...userSelect, name: true } }, client: { select: clientSelect } } as const;
+      const byAccess = () => db.oAuthToken.findUnique({ where: { accessTokenHash: hash }, include });
+      const byRefresh = () => db.oAuthToken.findUnique({ where: { refreshTokenHash: hash }, include });
+      const order = hint === "refresh_token" ? [byRefresh, byAccess] : [byAccess, byRefresh];
+      for (const [i, lookup] of order.entries()) {
+        const row = await lookup();
+        if (row) return { row, kind: (order[i] === byAccess ? "access_token" : "refresh_token") as "access_token" | "refresh_token" };
+      }
+      return null;
+    },
+
+    /** RFC 7009: an access token is revoked with its row's refresh token; a refresh token takes its whole family with it. */
+    async revoke(found: { row: { id: string; familyId: string }; kind: "access_token" | "refresh_token" }): Promise<void> {
+      if (found.kind === "refresh_token") return revokeFamilies([found.row.familyId]);
+      await db.oAuthToken.updateMany({ where: { id: found.row.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    },
+
+    /** True when the user already granted every one of these scopes to the client. */
+    async hasConsent(userId: string, clientId: string, scopes: string[]): Promise<boolean> {
+      const consent = await db.oAuthConsent.findUnique({ where: { userId_clientId: { userId, clientId } } });
+      if (!consent) return false;
+      const granted = new Set(parseScope(consent.scope).scopes as string[]);
+      return scopes.every((s) => granted.has(s));
+    },
+
+    /** Adds the scopes to what the user granted the client (consent only grows until the app is revoked). */
+    async rememberConsent(userId: string, clientId: string, scopes: string[]): Promise<void> {
+      const existing = await db.oAuthConsent.findUnique({ where: { userId_clientId: { userId, clientId } } });
+      const scope = [...new Set([...parseScope(existing?.scope).scopes, ...scopes])].join(" ");
+      await db.oAuthConsent.upsert({
+        where: { userId_clientId: { userId, clientId } },
+        create: { userId, clientId, scope },
+        update: { scope },
+      });
+    },
+
+    /** The apps the user authorized, newest first. */
+    async authorizedApps(userId: string) {
+      const consents = await db.oAuthConsent.findMany({
+        where: { userId },
+        orderBy: { updatedAt: "desc" },
+        include: { client: { select: { clientId: true, name: true, description: true } } },
+      });
+      return consents.map((c) => ({ ...c.client, scopes: parseScope(c.scope).scopes as string[], authorizedAt: c.createdAt, updatedAt: c.updatedAt }));
+    },
+
+    /** Forgets the consent and revokes every token the app holds for the user. Idempotent. */
+    async revokeApp(userId: string, clientId: string): Promise<boolean> {
+      const client = await db.oAuthClient.findUnique({ where: { clientId }, select: { id: true } });
+      if (!client) return false;
+      const now = new Date();
+      const where = { userId, clientId: client.id };
+      const [consents, tokens] = await Promise.all([
+        db.oAuthConsent.deleteMany({ where }),
+        db.oAuthToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } }),
+        // Grants approved but not yet exchanged would otherwise still turn into tokens.
+        db.oAuthAuthorizationCode.updateMany({ where: { ...where, usedAt: null }, data: { usedAt: now } }),
+        db.oAuthDeviceCode.updateMany({ where: { ...where, status: "APPROVED" }, data: { status: "DENIED" } }),
+      ]);
+      return consents.count + tokens.count > 0;
+    },
+  };
+}
+
+export type OAuthGrantService = ReturnType<typeof createOAuthGrantService>;
