@@ -1,0 +1,60 @@
+// A visitor without a session who follows a third-party app to /oauth/authorize signs in through the
+// dashboard and comes back to the consent page, then lands on the app with a code.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium, type Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../helpers/client.ts";
+import type { TestServer } from "../helpers/server.ts";
+import { registerClient, startOAuthServer } from "../oauth/helpers.ts";
+
+let server: TestServer;
+let browser: Browser;
+let callback: http.Server;
+let callbackUrl: string;
+
+beforeAll(async () => {
+  if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
+  server = await startOAuthServer();
+  callback = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<h1>Back at the app</h1>"));
+  await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
+  callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/cb`;
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => callback?.close(resolve));
+  await server?.close();
+});
+
+describe("signing in on the way to consent", () => {
+  it("sends the visitor to the dashboard's sign-in and back to the consent page, then to the app", async () => {
+    const owner = new Client(server.url);
+    await owner.signup();
+    const app = await registerClient(owner, { name: "Photo Frame", redirectUris: [callbackUrl] });
+    const visitor = new Client(server.url);
+    const { email, password } = await visitor.signup();
+
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const authorize = `${server.url}/oauth/authorize?${new URLSearchParams({ client_id: app.clientId, redirect_uri: callbackUrl, response_type: "code", scope: "read:user", state: "s1" })}`;
+    await page.goto(authorize);
+    await page.waitForURL((url) => url.pathname === "/login" && url.searchParams.get("next")?.startsWith("/oauth/authorize") === true);
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill(password);
+    await page.getByRole("button", { name: /sign in/i }).click();
+
+    await page.waitForURL((url) => url.pathname === "/oauth/authorize");
+    await expect.poll(() => page.title()).toContain("Authorize Photo Frame");
+    await Promise.all([page.waitForURL((url) => url.href.startsWith(callbackUrl)), page.click('button[value="approve"]')]);
+    const landed = new URL(page.url());
+    expect(landed.searchParams.get("state")).toBe("s1");
+    expect(landed.searchParams.get("code")).toBeTruthy();
+    await context.close();
+  });
+});
