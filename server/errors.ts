@@ -19,14 +19,18 @@ export class AppError extends Error {
   }
 }
 
-export class InvalidRequestError extends AppError {
-  override readonly status = 400;
-  override readonly code = "invalid_request";
+/** An error about specific input fields, each with a message (`details.fields` in REST). */
+abstract class FieldsError extends AppError {
   readonly fields: FieldErrors;
   constructor(message: string, fields: FieldErrors = {}) {
     super(message, { details: { fields } });
     this.fields = fields;
   }
+}
+
+export class InvalidRequestError extends FieldsError {
+  override readonly status = 400;
+  override readonly code = "invalid_request";
 }
 
 const bearer = 'Bearer realm="slipway"';
@@ -104,14 +108,9 @@ export class NotFoundError extends AppError {
   override readonly code = "not_found";
 }
 
-export class ConflictError extends AppError {
+export class ConflictError extends FieldsError {
   override readonly status = 409;
   override readonly code = "conflict";
-  readonly fields: FieldErrors;
-  constructor(message: string, fields: FieldErrors = {}) {
-    super(message, { details: { fields } });
-    this.fields = fields;
-  }
 }
 
 export class PayloadTooLargeError extends AppError {
