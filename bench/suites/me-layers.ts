@@ -1,0 +1,42 @@
+// Opt-in (`npm run bench -- me-layers`): where GET /api/me's cost comes from, layer by layer. Bench-only
+// routes on the real app answer the /api/me body without GraphQL, outside and inside the guarded /api prefix.
+import type { PreparedSuite, Row, Suite } from "../lib/types.ts";
+import { COLUMNS_EXPLAINED, startMeServers } from "./me.ts";
+
+export const meLayersSuite: Suite = {
+  name: "me-layers",
+  title: "GET /api/me cost by layer (diagnostic)",
+  targets: [],
+  optIn: true,
+
+  async setup(): Promise<PreparedSuite> {
+    const servers = await startMeServers((app, body) => {
+      app.get("/bench/me", async () => body());
+      app.get("/api/bench/me", async () => body());
+    });
+    const headers = { cookie: servers.cookie };
+    return {
+      baseline: servers.baseline,
+      scenarios: [
+        { name: "app", label: "Slipway app, unguarded `GET /bench/me` (plugins and global hooks)", target: { url: `${servers.slipwayUrl}/bench/me`, headers } },
+        { name: "guard", label: "+ guard, `GET /api/bench/me` (auth, rate limit, headers)", target: { url: `${servers.slipwayUrl}/api/bench/me`, headers } },
+        { ...servers.rest, label: "+ GraphQL `execute`: REST `GET /api/me`" },
+      ],
+      setupNotes: [...servers.setupNotes, "`/bench/me` and `/api/bench/me` are bench-only routes added to the app before it listens; they return the same body without GraphQL."],
+      close: servers.close,
+    };
+  },
+
+  explain(rows: Row[]) {
+    const us = (name: string) => rows.find((r) => r.scenario.name === name)?.serverMicrosPerRequest;
+    const steps = [
+      ["Slipway's app-level plugins and hooks", us("baseline"), us("app")],
+      ["the guard", us("app"), us("guard")],
+      ["GraphQL execution (the REST adapter)", us("guard"), us("rest")],
+    ] as const;
+    const parts = steps
+      .filter(([, from, to]) => from !== undefined && to !== undefined)
+      .map(([what, from, to]) => `${what} ≈ ${Math.round(to! - from!)} µs`);
+    return `${COLUMNS_EXPLAINED} Each row adds one layer to the one above; differences of server µs/req: ${parts.join(", ") || "n/a"}.`;
+  },
+};

@@ -1,0 +1,110 @@
+// `GET /api/me` over REST and the same selection over GraphQL, against a plain Fastify route answering
+// the identical JSON body in the same run.
+import type { FastifyInstance } from "fastify";
+import { isDeepStrictEqual } from "node:util";
+import { startPlainFastify } from "../lib/baseline.ts";
+import { fetchJson, signUp, startSlipway } from "../lib/slipway.ts";
+import type { PreparedSuite, Row, Scenario, Suite } from "../lib/types.ts";
+
+// Without this the limiter answers 429 after 120 requests a minute. It stays enabled: counting is part of
+// what a request costs. Accounts created at signup copy this default into their quota.
+const REQUESTS_PER_MINUTE = "100000000";
+
+// The fields GET /api/me returns (server/rest/fragments.ts), written as a client would write them.
+const VIEWER_QUERY = `query Viewer {
+  viewer {
+    user { id name preferred_username: preferredUsername email avatar role status createdAt }
+    quota { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }
+  }
+}`;
+
+export interface MeServers {
+  slipwayUrl: string;
+  cookie: string;
+  baseline: Scenario;
+  rest: Scenario;
+  graphql: Scenario;
+  setupNotes: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Boots Slipway (plus any bench-only routes, which get the /api/me body once it is known), signs up,
+ * checks that REST, GraphQL and the plain route answer the same JSON, and starts the plain route.
+ */
+export async function startMeServers(addRoutes?: (app: FastifyInstance, body: () => unknown) => void): Promise<MeServers> {
+  let me: unknown;
+  const server = await startSlipway({ DEFAULT_REQUESTS_PER_MINUTE: REQUESTS_PER_MINUTE }, addRoutes && ((app) => addRoutes(app, () => me)));
+  try {
+    const cookie = await signUp(server.url, `bench-${process.pid}`);
+    me = await fetchJson(`${server.url}/api/me`, { headers: { cookie } });
+    const graphqlBody = JSON.stringify({ query: VIEWER_QUERY });
+    const graphqlHeaders = { cookie, "content-type": "application/json" };
+    const viaGraphql = (await fetchJson(`${server.url}/graphql`, { method: "POST", headers: graphqlHeaders, body: graphqlBody })) as {
+      data?: { viewer?: unknown };
+    };
+    if (!isDeepStrictEqual(viaGraphql.data?.viewer, me)) {
+      throw new Error(`GraphQL viewer differs from GET /api/me:\n${JSON.stringify(viaGraphql)}\n${JSON.stringify(me)}`);
+    }
+    const plain = await startPlainFastify("/me", me);
+    if (!isDeepStrictEqual(await fetchJson(plain.url), me)) throw new Error("the plain route does not answer the /api/me body");
+
+    return {
+      slipwayUrl: server.url,
+      cookie,
+      baseline: { name: "baseline", label: "plain Fastify `GET /me` (same JSON, no DB, no auth)", target: { url: plain.url } },
+      rest: { name: "rest", label: "REST `GET /api/me` (session cookie)", target: { url: `${server.url}/api/me`, headers: { cookie } } },
+      graphql: {
+        name: "graphql",
+        label: "GraphQL `POST /graphql` `{ viewer { user quota } }`",
+        target: { url: `${server.url}/graphql`, method: "POST", headers: graphqlHeaders, body: graphqlBody },
+      },
+      setupNotes: [
+        "Real server built by `buildSlipway(loadConfig(...))` in the bench process: fresh SQLite database in a temp `DATA_DIR`, `LOG_LEVEL=silent`, in-memory rate-limit counters (no `REDIS_URL`).",
+        `\`DEFAULT_REQUESTS_PER_MINUTE=${REQUESTS_PER_MINUTE}\` so the rate limiter (still on, still counting every request) never answers 429.`,
+        "One account signed up through `POST /api/auth/signup`; every request carries its session cookie.",
+        `Before measuring, the GraphQL \`data.viewer\` and the plain route's body were checked to equal the \`GET /api/me\` body (${JSON.stringify(me).length} bytes of JSON).`,
+      ],
+      async close() {
+        await plain.close();
+        await server.close();
+      },
+    };
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
+}
+
+export const COLUMNS_EXPLAINED =
+  "**× baseline** = requests/s of the scenario ÷ requests/s of the plain Fastify route in the same run (same machine, " +
+  "connections and duration). **server µs/req** = busy time of the thread all servers run on (event-loop utilization; " +
+  "autocannon runs in a worker thread) per answered request: the cost per request, which holds even where the load " +
+  "generator rather than the server was the limit. Absolute numbers move with the machine and its load (±30% on a " +
+  "shared box); compare ratios between runs.";
+
+export const meSuite: Suite = {
+  name: "me",
+  title: "Authenticated GET /api/me: REST and GraphQL vs a plain Fastify route",
+  targets: [{ scenario: "rest", min: 0.6 }],
+
+  async setup(): Promise<PreparedSuite> {
+    const servers = await startMeServers();
+    return { baseline: servers.baseline, scenarios: [servers.rest, servers.graphql], setupNotes: servers.setupNotes, close: servers.close };
+  },
+
+  explain(rows: Row[]) {
+    const rest = rows.find((r) => r.scenario.name === "rest");
+    const verdict = rest
+      ? `REST reached **${rest.ratio.toFixed(2)}×** the plain route: the target (≥ 0.6×) is ${rest.ratio >= 0.6 ? "**met**" : "**missed**"}.`
+      : "REST was not measured in this run.";
+    return [
+      COLUMNS_EXPLAINED,
+      "The plain route is the ceiling for this body on this machine (Fastify's own cost), so the ratio shows what Slipway's",
+      "work per request costs: the guard (session lookup through the read cache, rate-limit counter, RateLimit-* and",
+      "security headers), the GraphQL context and `execute` of the REST document parsed and validated at boot (REST), or",
+      "yoga's fetch-API request pipeline with its parse/validate caches (GraphQL).",
+      verdict,
+    ].join(" ");
+  },
+};
