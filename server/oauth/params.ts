@@ -11,6 +11,16 @@ export function param(source: unknown, name: string): string | undefined {
   return value;
 }
 
+/** Every parameter of a form body, each read with param(): a repeated one is refused, empty ones are left out. */
+export function formParams(body: unknown): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const name of Object.keys(body && typeof body === "object" ? body : {})) {
+    const value = param(body, name);
+    if (value !== undefined) params[name] = value;
+  }
+  return params;
+}
+
 /** Protocol endpoints take form bodies (RFC 6749 §3.2); the device endpoint also takes JSON. */
 export function requireFormBody(request: { headers: Record<string, unknown>; body: unknown }, options: { json?: boolean } = {}): void {
   const type = String(request.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();

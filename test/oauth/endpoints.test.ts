@@ -82,6 +82,18 @@ describe("POST /oauth/revoke", () => {
     expect(noToken.body.error).toBe("invalid_request");
   });
 
+  it("takes client credentials by one method only: HTTP Basic or the body", async () => {
+    const { client } = await userWithClient(server);
+    const { client: other } = await userWithClient(server);
+    const both = await form(anonymous(), "/oauth/revoke", { token: "x", client_secret: client.clientSecret! }, basic(client.clientId, client.clientSecret!));
+    expect(both.status).toBe(400);
+    expect(both.body.error).toBe("invalid_request");
+    const mismatch = await form(anonymous(), "/oauth/revoke", { token: "x", client_id: other.clientId }, basic(client.clientId, client.clientSecret!));
+    expect(mismatch.status).toBe(401);
+    expect(mismatch.body.error).toBe("invalid_client");
+    expect(mismatch.headers.get("www-authenticate")).toBe('Basic realm="slipway"');
+  });
+
   it("revokes an access token (openid-client), answers 200 for unknown tokens and ignores other clients' tokens", async () => {
     const { user, client } = await userWithClient(server);
     const other = await registerClient(user);

@@ -80,6 +80,36 @@ describe("trap: errors raised before the library's handler", () => {
   });
 });
 
+describe("trap: the library takes each parameter as given", () => {
+  const raw = (body: string, headers: Record<string, string> = {}) =>
+    anonymous().request("POST", "/oauth/token", { body, headers: { "content-type": "application/x-www-form-urlencoded", ...headers } });
+
+  it("answers a repeated parameter (client_id, code, refresh_token) with invalid_request, not a server error", async () => {
+    const { client } = await userWithClient(server);
+    const id = encodeURIComponent(client.clientId);
+    const secret = encodeURIComponent(client.clientSecret!);
+    for (const body of [
+      `grant_type=authorization_code&code=x&client_id=${id}&client_id=${id}&client_secret=${secret}`,
+      `grant_type=authorization_code&code=x&code=y&client_id=${id}&client_secret=${secret}`,
+      `grant_type=refresh_token&refresh_token=x&refresh_token=y&client_id=${id}&client_secret=${secret}`,
+    ]) {
+      const res = await raw(body);
+      expect(res.status, body).toBe(400);
+      expect(res.body).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/given once/) });
+    }
+  });
+
+  it("takes client credentials by one method only: HTTP Basic or the body", async () => {
+    const { client } = await userWithClient(server);
+    const { client: other } = await userWithClient(server);
+    const both = await form(anonymous(), "/oauth/token", { grant_type: "refresh_token", refresh_token: "x", client_secret: client.clientSecret! }, basic(client.clientId, client.clientSecret!));
+    expectRfcError(both, 400, "invalid_request");
+    const mismatch = await form(anonymous(), "/oauth/token", { grant_type: "refresh_token", refresh_token: "x", client_id: other.clientId }, basic(client.clientId, client.clientSecret!));
+    expectRfcError(mismatch, 401, "invalid_client");
+    expect(mismatch.headers.get("www-authenticate")).toBe('Basic realm="slipway"');
+  });
+});
+
 describe("trap: a code_verifier standing in for the client secret", () => {
   it("refuses a confidential client that sends a code_verifier but no secret, and leaves the code usable", async () => {
     const { user, client } = await userWithClient(server);
