@@ -7,7 +7,7 @@
 import type OAuth2Server from "@node-oauth/oauth2-server";
 import { DEVICE_CODE_GRANT } from "./device-grant.ts";
 import { InvalidGrantError } from "../errors.ts";
-import { resolveScope } from "./scope.ts";
+import { resolveScope, scopesStillAllowed } from "./scope.ts";
 import type { OAuthClientRecord } from "../services/oauth-clients.ts";
 import type { GrantUser } from "../services/oauth-grants.ts";
 import type { Services } from "../services/index.ts";
@@ -118,12 +118,16 @@ export function createModel(services: Services): Model {
       return code.id ? oauthGrants.consumeCode(code.id) : false;
     },
 
-    /** Stores the issued tokens (hashed) in the family of their grant; a refresh exchange retires the old refresh token here, so a refused request (say, a wider scope) leaves it usable. */
+    /**
+     * Stores the issued tokens (hashed) in the family of their grant, with only the scopes the user's role
+     * allows now (the library never re-checks a refresh's scope). A refresh exchange retires the old refresh
+     * token here, so a refused request (say, a wider scope) leaves it usable.
+     */
     async saveToken(token, client, user) {
       if (user.refreshTokenId && !(await oauthGrants.rotate(user.refreshTokenId, user.familyId!))) {
         throw new InvalidGrantError("This refresh token was already used; its tokens have been revoked.");
       }
-      const scope = token.scope ?? [];
+      const scope = scopesStillAllowed(token.scope ?? [], user);
       await oauthGrants.issueTokens({
         accessToken: token.accessToken,
         accessTokenExpiresAt: token.accessTokenExpiresAt!,

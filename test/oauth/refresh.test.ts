@@ -78,6 +78,20 @@ describe("refresh_token grant", () => {
     expect((await refresh(client, narrower.body.refresh_token, { scope: "read:user" })).body.error).toBe("invalid_scope");
   });
 
+  it("drops the admin scope once its user is no longer an admin", async () => {
+    const { user, account, client } = await userWithClient(server);
+    const db = server.slipway.platform.db;
+    await db.user.update({ where: { id: account.user.id }, data: { role: "ADMIN" } });
+    const { tokens } = await tokensFor(user, client, "read:user admin");
+    expect(tokens.scope).toBe("read:user admin");
+    await db.user.update({ where: { id: account.user.id }, data: { role: "USER" } });
+    const refreshed = await refresh(client, tokens.refresh_token!);
+    expect(refreshed.status).toBe(200);
+    expect(refreshed.body.scope).toBe("read:user");
+    const row = await db.oAuthToken.findFirstOrThrow({ where: { client: { clientId: client.clientId }, rotatedAt: null } });
+    expect(row.scope).toBe("read:user");
+  });
+
   it("revokes the whole family when a rotated refresh token is used again", async () => {
     const { user, client } = await userWithClient(server);
     const { tokens } = await tokensFor(user, client);
