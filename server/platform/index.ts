@@ -3,6 +3,8 @@ import { randomUUID } from "node:crypto";
 import { createAuthenticator, type Authenticate } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
 import { createDb, type Db } from "../db/client.ts";
+import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
+import { createSql } from "../db/sql.ts";
 import { createServices, type Services } from "../services/index.ts";
 import { createPubSub, type PubSub } from "./pubsub/index.ts";
 import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
@@ -34,7 +36,8 @@ export async function createPlatform(config: Config): Promise<Platform> {
     for await (const from of clearedElsewhere) if (from !== instance) cache.clear();
   })();
 
-  const services = createServices({ db, config, counters, pubsub, cache });
+  const sql = createSql(config.databaseUrl);
+  const services = createServices({ db, config, counters, pubsub, cache, tokens: createOAuthTokenStore(sql) });
   return {
     config,
     db,
@@ -45,7 +48,7 @@ export async function createPlatform(config: Config): Promise<Platform> {
     async close() {
       await clearedElsewhere.return?.();
       await Promise.all([counters.close(), pubsub.close()]);
-      await db.$disconnect();
+      await Promise.all([db.$disconnect(), sql.close()]);
     },
   };
 }

@@ -1,6 +1,7 @@
 // Every entry point (GraphQL resolvers, REST through GraphQL, OAuth, workers) uses these services.
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
+import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
@@ -16,6 +17,8 @@ export interface ServiceDeps {
   counters: CounterStore;
   pubsub: PubSub;
   cache: ReadCache;
+  /** Prepared SQL for the token endpoint's hot path (db/oauth-token-store.ts). */
+  tokens: OAuthTokenStore;
 }
 
 export function createServices(deps: ServiceDeps) {

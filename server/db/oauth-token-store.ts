@@ -1,0 +1,116 @@
+// The token endpoint's statements, as prepared SQL (db/sql.ts): the client lookup, the refresh token
+// lookup, rotation and issuance. Every /oauth/token request runs these. Revocation stays on Prisma:
+// it is rare, and its writes must clear the read cache of Bearer lookups (db/client.ts), which these
+// writes need not: a new row was never cached, and rotation only retires a refresh token, which no
+// Bearer lookup reads.
+import { randomUUID } from "node:crypto";
+import type { Sql } from "./sql.ts";
+
+export interface ClientRow {
+  id: string;
+  clientId: string;
+  name: string;
+  public: boolean;
+  secretHash: string | null;
+}
+
+export interface RefreshTokenRow {
+  id: string;
+  familyId: string;
+  scope: string;
+  rotated: boolean;
+  revoked: boolean;
+  user: { id: string; role: "USER" | "ADMIN"; status: "ACTIVE" | "PENDING" | "SUSPENDED" };
+  client: { id: string; clientId: string; name: string; public: boolean };
+}
+
+export interface NewTokenRow {
+  accessTokenHash: string;
+  accessTokenExpiresAt: Date;
+  refreshTokenHash: string | null;
+  scope: string;
+  familyId: string;
+  clientId: string;
+  userId: string;
+  authorizationCodeId: string | null;
+}
+
+const FIND_CLIENT = `SELECT "id", "clientId", "name", "public", "secretHash" FROM "OAuthClient" WHERE "clientId" = ?`;
+
+const FIND_REFRESH_TOKEN = `
+  SELECT t."id", t."familyId", t."scope", t."rotatedAt", t."revokedAt",
+         u."id" AS "userId", u."role" AS "userRole", u."status" AS "userStatus",
+         c."id" AS "clientRowId", c."clientId" AS "clientId", c."name" AS "clientName", c."public" AS "clientPublic"
+  FROM "OAuthToken" t
+  JOIN "User" u ON u."id" = t."userId"
+  JOIN "OAuthClient" c ON c."id" = t."clientId"
+  WHERE t."refreshTokenHash" = ?`;
+
+const ROTATE = `UPDATE "OAuthToken" SET "rotatedAt" = ? WHERE "id" = ? AND "rotatedAt" IS NULL AND "revokedAt" IS NULL`;
+
+const INSERT_TOKENS = `
+  INSERT INTO "OAuthToken" ("id", "accessTokenHash", "accessTokenExpiresAt", "refreshTokenHash", "scope",
+    "familyId", "clientId", "userId", "authorizationCodeId", "createdAt")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+interface RefreshTokenResult {
+  id: string;
+  familyId: string;
+  scope: string;
+  rotatedAt: unknown;
+  revokedAt: unknown;
+  userId: string;
+  userRole: RefreshTokenRow["user"]["role"];
+  userStatus: RefreshTokenRow["user"]["status"];
+  clientRowId: string;
+  clientId: string;
+  clientName: string;
+  clientPublic: boolean | number;
+}
+
+export function createOAuthTokenStore(sql: Sql) {
+  return {
+    async findClient(clientId: string): Promise<ClientRow | undefined> {
+      const row = await sql.one<Omit<ClientRow, "public"> & { public: boolean | number }>(FIND_CLIENT, [clientId]);
+      return row && { ...row, public: Boolean(row.public) };
+    },
+
+    async findRefreshToken(refreshTokenHash: string): Promise<RefreshTokenRow | undefined> {
+      const row = await sql.one<RefreshTokenResult>(FIND_REFRESH_TOKEN, [refreshTokenHash]);
+      if (!row) return undefined;
+      return {
+        id: row.id,
+        familyId: row.familyId,
+        scope: row.scope,
+        rotated: row.rotatedAt !== null,
+        revoked: row.revokedAt !== null,
+        user: { id: row.userId, role: row.userRole, status: row.userStatus },
+        client: { id: row.clientRowId, clientId: row.clientId, name: row.clientName, public: Boolean(row.clientPublic) },
+      };
+    },
+
+    /** Retires a refresh token; false when it was already rotated or revoked (a race or a replay). */
+    async rotate(tokenId: string): Promise<boolean> {
+      return (await sql.run(ROTATE, [sql.timestamp(new Date()), tokenId])) === 1;
+    },
+
+    async insertTokens(row: NewTokenRow): Promise<{ id: string }> {
+      const id = randomUUID();
+      await sql.run(INSERT_TOKENS, [
+        id,
+        row.accessTokenHash,
+        sql.timestamp(row.accessTokenExpiresAt),
+        row.refreshTokenHash,
+        row.scope,
+        row.familyId,
+        row.clientId,
+        row.userId,
+        row.authorizationCodeId,
+        sql.timestamp(new Date()),
+      ]);
+      return { id };
+    },
+  };
+}
+
+export type OAuthTokenStore = ReturnType<typeof createOAuthTokenStore>;

@@ -1,0 +1,111 @@
+// The token endpoint's prepared SQL (server/db/oauth-token-store.ts) against the tables Prisma migrates:
+// rows it writes must read back through Prisma unchanged, on SQLite and on PostgreSQL, and on SQLite a
+// write must wait for a Prisma transaction holding the write lock rather than fail or block the thread.
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOAuthTokenStore, type OAuthTokenStore } from "../../server/db/oauth-token-store.ts";
+import { createSql, type Sql } from "../../server/db/sql.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let sql: Sql;
+let store: OAuthTokenStore;
+let userId: string;
+let clientRowId: string;
+
+const db = () => server.slipway.platform.db;
+let sequence = 0;
+const newTokens = (overrides: Partial<Parameters<OAuthTokenStore["insertTokens"]>[0]> = {}) => {
+  sequence += 1;
+  return {
+    accessTokenHash: `access-${sequence}`,
+    accessTokenExpiresAt: new Date(Date.UTC(2030, 0, 2, 3, 4, 5, 678)),
+    refreshTokenHash: `refresh-${sequence}`,
+    scope: "read:user write:apps",
+    familyId: `family-${sequence}`,
+    clientId: clientRowId,
+    userId,
+    authorizationCodeId: null,
+    ...overrides,
+  };
+};
+
+beforeAll(async () => {
+  server = await startServer();
+  sql = createSql(server.config.databaseUrl);
+  store = createOAuthTokenStore(sql);
+  const user = await db().user.create({ data: { name: "store-user", email: "store@example.com", passwordHash: "x", role: "ADMIN", status: "PENDING" } });
+  const client = await db().oAuthClient.create({
+    data: { clientId: "svc_store", secretHash: "hash", name: "Store app", redirectUris: [], public: true, ownerId: user.id },
+  });
+  userId = user.id;
+  clientRowId = client.id;
+});
+
+afterAll(async () => {
+  await sql?.close();
+  await server?.close();
+});
+
+describe("OAuth token store", () => {
+  it("finds a client by its public id, with its flags as booleans, and nothing for an unknown id", async () => {
+    expect(await store.findClient("svc_store")).toEqual({ id: clientRowId, clientId: "svc_store", name: "Store app", public: true, secretHash: "hash" });
+    expect(await store.findClient("svc_nobody")).toBeUndefined();
+  });
+
+  it("writes tokens that Prisma reads back with the same timestamps", async () => {
+    const before = Date.now();
+    const input = newTokens();
+    const { id } = await store.insertTokens(input);
+    const row = await db().oAuthToken.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ accessTokenHash: input.accessTokenHash, refreshTokenHash: input.refreshTokenHash, scope: input.scope, familyId: input.familyId });
+    expect(row.accessTokenExpiresAt.toISOString()).toBe("2030-01-02T03:04:05.678Z");
+    expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1);
+    expect(row.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1);
+    expect(row.rotatedAt).toBeNull();
+  });
+
+  it("finds a refresh token with its user and client, and rotates it exactly once", async () => {
+    const input = newTokens();
+    const { id } = await store.insertTokens(input);
+    expect(await store.findRefreshToken(input.refreshTokenHash)).toEqual({
+      id,
+      familyId: input.familyId,
+      scope: input.scope,
+      rotated: false,
+      revoked: false,
+      user: { id: userId, role: "ADMIN", status: "PENDING" },
+      client: { id: clientRowId, clientId: "svc_store", name: "Store app", public: true },
+    });
+    expect(await Promise.all([store.rotate(id), store.rotate(id)])).toEqual(expect.arrayContaining([true, false]));
+    const rotatedAt = (await db().oAuthToken.findUniqueOrThrow({ where: { id } })).rotatedAt;
+    expect(Math.abs(rotatedAt!.getTime() - Date.now())).toBeLessThan(5_000);
+    expect((await store.findRefreshToken(input.refreshTokenHash))?.rotated).toBe(true);
+  });
+
+  it("does not rotate a revoked token", async () => {
+    const input = newTokens();
+    const { id } = await store.insertTokens(input);
+    await db().oAuthToken.update({ where: { id }, data: { revokedAt: new Date() } });
+    expect(await store.rotate(id)).toBe(false);
+    expect((await store.findRefreshToken(input.refreshTokenHash))?.revoked).toBe(true);
+  });
+
+  it.skipIf(process.env.TEST_DATABASE === "postgres")("waits for a Prisma transaction that holds SQLite's write lock, then writes", async () => {
+    let transactionDone = 0;
+    const transaction = db().$transaction(async (tx) => {
+      await tx.user.update({ where: { id: userId }, data: { avatar: "held" } });
+      await sleep(200);
+      transactionDone = Date.now();
+    });
+    await sleep(50); // the transaction has written: it holds the lock
+    const input = newTokens();
+    const { id } = await store.insertTokens(input);
+    const written = Date.now();
+    await transaction;
+    expect(transactionDone).toBeGreaterThan(0);
+    expect(written).toBeGreaterThanOrEqual(transactionDone);
+    expect(await db().oAuthToken.findUnique({ where: { id } })).not.toBeNull();
+    expect((await db().user.findUniqueOrThrow({ where: { id: userId } })).avatar).toBe("held");
+  });
+});
