@@ -3,7 +3,7 @@
 // write must wait for a Prisma transaction holding the write lock rather than fail or block the thread.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOAuthTokenStore, type OAuthTokenStore } from "../../server/db/oauth-token-store.ts";
+import { createOAuthTokenStore, type NewTokenRow, type OAuthTokenStore } from "../../server/db/oauth-token-store.ts";
 import { createSql, type Sql } from "../../server/db/sql.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
@@ -15,7 +15,7 @@ let clientRowId: string;
 
 const db = () => server.slipway.platform.db;
 let sequence = 0;
-const newTokens = (overrides: Partial<Parameters<OAuthTokenStore["insertTokens"]>[0]> = {}) => {
+const newTokens = (): NewTokenRow & { refreshTokenHash: string } => {
   sequence += 1;
   return {
     accessTokenHash: `access-${sequence}`,
@@ -26,7 +26,6 @@ const newTokens = (overrides: Partial<Parameters<OAuthTokenStore["insertTokens"]
     clientId: clientRowId,
     userId,
     authorizationCodeId: null,
-    ...overrides,
   };
 };
 
