@@ -1,0 +1,203 @@
+// The dashboard's OAuth apps page in Chromium against the real server (serving web/build: run
+// `npm run build:web` first): registering a client and seeing its secret once, editing it, rotating the
+// secret and deleting it; and revoking an app the user authorized, after which its access token is refused.
+import fs from "node:fs";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { Client, uniqueName } from "../helpers/client.ts";
+import type { TestServer } from "../helpers/server.ts";
+import { basic, bearer, form, issueTokens, startOAuthServer, userWithClient } from "../oauth/helpers.ts";
+
+if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
+
+let server: TestServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startOAuthServer();
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function openPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1200, height: 900 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  contexts.push(context);
+  return context.newPage();
+}
+
+/** Signs up through the dashboard and opens the OAuth apps page from the navigation. */
+async function signUpAndOpen(page: Page): Promise<void> {
+  const name = uniqueName("dev");
+  await page.goto("/signup");
+  await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
+  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("**/account");
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "OAuth apps" }).click();
+  await page.getByRole("heading", { name: "OAuth apps", level: 1 }).waitFor();
+}
+
+/** The browser's session as an HTTP client, to act as the same user outside the page. */
+async function sessionOf(page: Page): Promise<Client> {
+  const session = (await page.context().cookies()).find((cookie) => cookie.name === "slipway_session");
+  const api = new Client(server.url);
+  api.cookie = `slipway_session=${session!.value}`;
+  return api;
+}
+
+/** 200 when the client id and secret authenticate at the token introspection endpoint, 401 when not. */
+async function secretStatus(clientId: string, secret: string): Promise<number> {
+  return (await form(new Client(server.url), "/oauth/introspect", { token: "none" }, basic(clientId, secret))).status;
+}
+
+async function confirm(page: Page, title: string, button: string): Promise<void> {
+  const dialog = page.getByRole("alertdialog", { name: title });
+  await dialog.getByRole("button", { name: button }).click();
+  await dialog.waitFor({ state: "hidden" });
+}
+
+describe("OAuth apps page", () => {
+  it("sends a signed-out visitor to the sign-in page", async () => {
+    const page = await openPage();
+    await page.goto("/oauth-apps");
+    await page.waitForURL("**/login?next=%2Foauth-apps");
+    await page.getByRole("heading", { name: "Sign in" }).waitFor();
+  });
+
+  it("registers a confidential client and shows its secret once, then edits it, rotates the secret and deletes it", async () => {
+    const page = await openPage();
+    await signUpAndOpen(page);
+    const clients = page.getByRole("region", { name: "Your OAuth apps" });
+    await clients.getByText("You have not registered any OAuth apps yet.").waitFor();
+
+    // The server's complaint about a redirect URI shows beside that field, which gets the focus.
+    await page.getByRole("button", { name: "Register an app" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Deploy Bot");
+    await page.getByLabel("Description").fill("Deploys on every push");
+    await page.getByLabel("Redirect URIs").fill("not a url");
+    await page.getByRole("button", { name: "Register app" }).click();
+    const uriError = page.locator("#new-client-redirect-uris-error");
+    await uriError.waitFor();
+    expect(await uriError.innerText()).toContain('"not a url" is not an absolute URL.');
+    expect(await page.getByLabel("Redirect URIs").getAttribute("aria-invalid")).toBe("true");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("new-client-redirect-uris");
+
+    await page.getByLabel("Redirect URIs").fill("https://bot.example.com/callback\nhttp://localhost:8080/cb\n");
+    await page.getByRole("button", { name: "Register app" }).click();
+    const reveal = page.getByRole("region", { name: "Client secret for Deploy Bot" });
+    await reveal.waitFor();
+    expect(await reveal.innerText()).toContain("Copy it now: it will not be shown again.");
+    const secret = await reveal.getByLabel("Client secret").inputValue();
+    expect(secret.length).toBeGreaterThan(20);
+    await reveal.getByRole("button", { name: "Copy client secret" }).click();
+    await reveal.getByText("Copied to the clipboard.").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+
+    const card = clients.getByRole("article", { name: "Deploy Bot" });
+    const text = await card.innerText();
+    const clientId = text.match(/svc_[0-9a-f]{24}/)?.[0];
+    expect(clientId).toBeTruthy();
+    expect(text).toContain("Deploys on every push");
+    expect(text).toContain("Confidential");
+    expect(text).toContain("https://bot.example.com/callback");
+    expect(text).toContain("http://localhost:8080/cb");
+    expect(text).toMatch(/Created\s+\w+ \d{1,2}, \d{4}/);
+    expect(await secretStatus(clientId!, secret)).toBe(200);
+
+    // Never again: not after a reload.
+    await page.reload();
+    await card.waitFor();
+    expect(await page.getByRole("region", { name: /client secret/i }).count()).toBe(0);
+    expect(await page.content()).not.toContain(secret);
+
+    // Edit: an empty name is refused beside the field; then the new name and URIs are saved.
+    await card.getByRole("button", { name: "Edit Deploy Bot" }).click();
+    const edit = page.getByRole("form", { name: "Edit Deploy Bot" });
+    await edit.getByLabel("Name", { exact: true }).fill("");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    await page.locator("#edit-client-name-error").getByText("Give the app a name of 1 to 100 characters.").waitFor();
+    await edit.getByLabel("Name", { exact: true }).fill("Deploy Robot");
+    await edit.getByLabel("Redirect URIs").fill("https://robot.example.com/callback");
+    await edit.getByRole("button", { name: "Save changes" }).click();
+    const renamed = clients.getByRole("article", { name: "Deploy Robot" });
+    await renamed.waitFor();
+    expect(await renamed.innerText()).toContain("https://robot.example.com/callback");
+    expect(await renamed.innerText()).not.toContain("https://bot.example.com/callback");
+
+    // Rotate: the new secret is shown once, and only it works.
+    await renamed.getByRole("button", { name: "Rotate secret of Deploy Robot" }).click();
+    await confirm(page, "Rotate the secret of Deploy Robot?", "Rotate secret");
+    const rotated = page.getByRole("region", { name: "New client secret for Deploy Robot" });
+    await rotated.waitFor();
+    // It takes the focus, so a screen reader reads the notice first.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-labelledby"))).toBe("secret-title");
+    const newSecret = await rotated.getByLabel("Client secret").inputValue();
+    expect(newSecret).not.toBe(secret);
+    expect(await secretStatus(clientId!, secret)).toBe(401);
+    expect(await secretStatus(clientId!, newSecret)).toBe(200);
+    await rotated.getByRole("button", { name: "I have saved it" }).click();
+    await rotated.waitFor({ state: "detached" });
+
+    // A public client gets no secret.
+    await page.getByRole("button", { name: "Register an app" }).click();
+    await page.getByLabel("Name", { exact: true }).fill("Slipway CLI");
+    await page.getByLabel("Public client (no secret; must use PKCE)").check();
+    await page.getByRole("button", { name: "Register app" }).click();
+    const cli = clients.getByRole("article", { name: "Slipway CLI" });
+    await cli.waitFor();
+    expect(await cli.innerText()).toContain("Public: no secret, must use PKCE");
+    expect(await cli.getByRole("button", { name: /rotate secret/i }).count()).toBe(0);
+    expect(await page.getByRole("region", { name: /client secret/i }).count()).toBe(0);
+
+    // Delete, after a confirmation that can be cancelled.
+    await renamed.getByRole("button", { name: "Delete Deploy Robot" }).click();
+    await confirm(page, "Delete Deploy Robot?", "Cancel");
+    expect(await renamed.isVisible()).toBe(true);
+    await renamed.getByRole("button", { name: "Delete Deploy Robot" }).click();
+    await confirm(page, "Delete Deploy Robot?", "Delete app");
+    await renamed.waitFor({ state: "detached" });
+    await page.getByText("Deleted Deploy Robot.").waitFor();
+    expect(await secretStatus(clientId!, newSecret)).toBe(401);
+    await page.reload();
+    await cli.waitFor();
+    expect(await renamed.count()).toBe(0);
+  });
+
+  it("lists an app the user authorized and revokes it, after which its access token gets 401", async () => {
+    const page = await openPage();
+    await signUpAndOpen(page);
+    const section = page.getByRole("region", { name: "Authorized apps" });
+    await section.getByText("You have not authorized any apps.").waitFor();
+
+    const { client } = await userWithClient(server, { name: "Gallery App", description: "Shows your deployments" });
+    const tokens = await issueTokens(server, await sessionOf(page), client, "read:user read:apps");
+    expect((await bearer(server, tokens.access_token).get("/oauth/userinfo")).status).toBe(200);
+
+    await page.reload();
+    const app = section.getByRole("article", { name: "Gallery App" });
+    await app.waitFor();
+    const text = await app.innerText();
+    expect(text).toContain("Shows your deployments");
+    expect(text).toContain("See your name, email address and account details");
+    expect(text).toContain("See your apps, their deployments, logs and files");
+    expect(text).toMatch(/Authorized .*\d{4}/);
+
+    await app.getByRole("button", { name: "Revoke access for Gallery App" }).click();
+    await confirm(page, "Revoke access for Gallery App?", "Revoke access");
+    await app.waitFor({ state: "detached" });
+    await section.getByText("You have not authorized any apps.").waitFor();
+    expect((await bearer(server, tokens.access_token).get("/oauth/userinfo")).status).toBe(401);
+  });
+});

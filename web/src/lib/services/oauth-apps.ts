@@ -1,0 +1,173 @@
+// OAuth apps: registering, changing and deleting the clients you own, rotating their secrets, and withdrawing
+// the access you gave third-party apps. Each function runs one mutation, says how it went (a toast, or a
+// Problem for the form to show) and, on success, reloads the OAuth apps page's data.
+import { invalidate } from "$app/navigation";
+import { graphql } from "$lib/gql";
+import { graphqlClient } from "$lib/graphql/client";
+import { problemFrom, type Problem } from "./errors";
+import { toast } from "./toast.svelte";
+
+/** The OAuth apps page's load depends on this; every successful change here reloads it. */
+export const OAUTH_APPS_DEPENDENCY = "app:oauth-apps";
+
+export type Outcome<T = void> = { ok: true; value: T } | { ok: false; problem: Problem };
+
+/** A client secret as the server answers it: once, right after it is created or replaced. */
+export interface RevealedSecret {
+  clientId: string;
+  name: string;
+  clientSecret: string;
+  rotated: boolean;
+}
+
+export interface OAuthClientValues {
+  name: string;
+  description: string;
+  redirectUris: string[];
+}
+
+const CreateMutation = graphql(`
+  mutation CreateOAuthClient($input: CreateOAuthClientInput!) {
+    createOAuthClient(input: $input) {
+      __typename
+      ... on OAuthClient {
+        clientId
+        name
+      }
+      ... on OAuthClientWithSecret {
+        clientId
+        name
+        clientSecret
+      }
+      ... on InvalidRequestError {
+        code
+        message
+        fields {
+          field
+          message
+        }
+      }
+    }
+  }
+`);
+
+const UpdateMutation = graphql(`
+  mutation UpdateOAuthClient($clientId: String!, $input: UpdateOAuthClientInput!) {
+    updateOAuthClient(clientId: $clientId, input: $input) {
+      __typename
+      ... on OAuthClient {
+        name
+      }
+      ... on InvalidRequestError {
+        code
+        message
+        fields {
+          field
+          message
+        }
+      }
+      ... on NotFoundError {
+        code
+        message
+      }
+    }
+  }
+`);
+
+const DeleteMutation = graphql(`
+  mutation DeleteOAuthClient($clientId: String!) {
+    deleteOAuthClient(clientId: $clientId) {
+      __typename
+      ... on OAuthClient {
+        name
+      }
+      ... on NotFoundError {
+        code
+        message
+      }
+    }
+  }
+`);
+
+const RotateMutation = graphql(`
+  mutation RotateOAuthClientSecret($clientId: String!) {
+    rotateOAuthClientSecret(clientId: $clientId) {
+      __typename
+      ... on OAuthClientWithSecret {
+        clientId
+        name
+        clientSecret
+      }
+      ... on InvalidRequestError {
+        code
+        message
+      }
+      ... on NotFoundError {
+        code
+        message
+      }
+    }
+  }
+`);
+
+const RevokeMutation = graphql(`
+  mutation RevokeAuthorizedApp($clientId: String!) {
+    revokeAuthorizedApp(clientId: $clientId)
+  }
+`);
+
+const refresh = () => invalidate(OAUTH_APPS_DEPENDENCY);
+
+function failed<T>(problem: Problem, notice?: string): Outcome<T> {
+  if (notice) toast.error(`${notice} ${problem.message}`);
+  return { ok: false, problem };
+}
+
+/** The secret comes back for a confidential client only; a public one has none. */
+export async function registerClient(input: OAuthClientValues & { public: boolean }): Promise<Outcome<RevealedSecret | null>> {
+  const result = await graphqlClient().mutation(CreateMutation, { input }).toPromise();
+  const answer = result.data?.createOAuthClient;
+  if (!answer) return failed(problemFrom(result.error));
+  if (answer.__typename === "InvalidRequestError") return failed(problemFrom(answer));
+  toast.success(`Registered ${answer.name}.`);
+  await refresh();
+  const secret = answer.__typename === "OAuthClientWithSecret" ? answer.clientSecret : null;
+  return { ok: true, value: secret ? { clientId: answer.clientId, name: answer.name, clientSecret: secret, rotated: false } : null };
+}
+
+export async function updateClient(clientId: string, input: OAuthClientValues): Promise<Outcome> {
+  const result = await graphqlClient().mutation(UpdateMutation, { clientId, input }).toPromise();
+  const answer = result.data?.updateOAuthClient;
+  if (!answer) return failed(problemFrom(result.error));
+  if (answer.__typename !== "OAuthClient") return failed(problemFrom(answer));
+  toast.success(`Saved ${answer.name}.`);
+  await refresh();
+  return { ok: true, value: undefined };
+}
+
+export async function deleteClient(clientId: string): Promise<Outcome> {
+  const result = await graphqlClient().mutation(DeleteMutation, { clientId }).toPromise();
+  const answer = result.data?.deleteOAuthClient;
+  if (!answer) return failed(problemFrom(result.error), "Could not delete the app.");
+  if (answer.__typename !== "OAuthClient") return failed(problemFrom(answer), "Could not delete the app.");
+  toast.success(`Deleted ${answer.name}.`);
+  await refresh();
+  return { ok: true, value: undefined };
+}
+
+export async function rotateSecret(clientId: string): Promise<Outcome<RevealedSecret>> {
+  const result = await graphqlClient().mutation(RotateMutation, { clientId }).toPromise();
+  const answer = result.data?.rotateOAuthClientSecret;
+  if (!answer) return failed(problemFrom(result.error), "Could not rotate the secret.");
+  if (answer.__typename !== "OAuthClientWithSecret") return failed(problemFrom(answer), "Could not rotate the secret.");
+  toast.success(`${answer.name} has a new secret; the old one no longer works.`);
+  return { ok: true, value: { clientId: answer.clientId, name: answer.name, clientSecret: answer.clientSecret, rotated: true } };
+}
+
+export async function revokeApp(app: { clientId: string; name: string }): Promise<Outcome> {
+  const result = await graphqlClient().mutation(RevokeMutation, { clientId: app.clientId }).toPromise();
+  if (!result.data) return failed(problemFrom(result.error), `Could not revoke access for ${app.name}.`);
+  toast.success(`${app.name} can no longer use your account.`);
+  await refresh();
+  return { ok: true, value: undefined };
+}
