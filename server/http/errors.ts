@@ -7,6 +7,7 @@ import {
   toAppError,
   UnsupportedMediaTypeError,
 } from "../errors.ts";
+import { routePath } from "./route-path.ts";
 
 /** `{"error": {"code", "message", "details"}}` for /api/*. */
 export function restErrorBody(error: AppError) {
@@ -20,15 +21,16 @@ function graphqlErrorBody(error: AppError) {
 
 // The OAuth protocol endpoints answer RFC 6749 §5.2 bodies. /oauth/userinfo is a Bearer-protected API
 // route (RFC 6750: 401 + WWW-Authenticate, the REST body); /oauth/authorize and /oauth/device are pages.
-const OAUTH_PROTOCOL = /^\/(?:oauth\/(?:token|revoke|introspect)|api\/oauth\/device)(?:[?#]|$)/;
+const OAUTH_PROTOCOL = /^\/(?:oauth\/(?:token|revoke|introspect)|api\/oauth\/device)$/;
 const RFC_CODES = new Set([
   "invalid_request", "invalid_client", "invalid_grant", "unauthorized_client", "unsupported_grant_type", "invalid_scope",
   "access_denied", "unsupported_response_type", "server_error", "authorization_pending", "slow_down", "expired_token",
   "unsupported_token_type",
 ]);
 
-export function isOAuthProtocolPath(url: string): boolean {
-  return OAUTH_PROTOCOL.test(url);
+/** `path` is a route path (see route-path.ts), without query. */
+export function isOAuthProtocolPath(path: string): boolean {
+  return OAUTH_PROTOCOL.test(path);
 }
 
 /** RFC 6749 §5.2 `{"error", "error_description"}`; other codes become invalid_request (4xx) or server_error. */
@@ -58,8 +60,9 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const appError = error instanceof AppError ? error : (fromFastifyError(error) ?? toAppError(error));
     if (!appError.expose) request.log.error({ err: error }, "request failed");
-    if (request.url.startsWith("/graphql")) return sendError(reply, appError, graphqlErrorBody(appError));
-    if (isOAuthProtocolPath(request.url)) return sendError(reply, appError, oauthErrorBody(appError));
+    const path = routePath(request);
+    if (path.startsWith("/graphql")) return sendError(reply, appError, graphqlErrorBody(appError));
+    if (isOAuthProtocolPath(path)) return sendError(reply, appError, oauthErrorBody(appError));
     return sendError(reply, appError, restErrorBody(appError));
   });
 }

@@ -1,8 +1,12 @@
-// Runs before every /api, /graphql and /oauth request: who is calling, the rate limit, and the CSRF rule.
+// Runs before every /api, /graphql and /oauth request: who is calling, the rate limit, and the CSRF rule;
+// then refuses bodies a database or a recursive parser cannot take (NUL characters, deep nesting).
+// "Every request" means every request the router sends to those routes, however its URL is spelled.
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SESSION_COOKIE, type Authentication } from "../auth/viewer.ts";
-import { CsrfError, InvalidRequestError, RateLimitedError } from "../errors.ts";
+import { CsrfError, InvalidRequestError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
+import { countRequest } from "./rate-limit.ts";
+import { routePath } from "./route-path.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -10,16 +14,17 @@ declare module "fastify" {
   }
 }
 
-const GUARDED = /^\/(api|graphql|oauth)(\/|$|\?)/;
+const GUARDED = /^\/(api|graphql|oauth)(\/|$)/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const WINDOW_MS = 60_000;
+/** Deeper JSON than any route takes; past it, later recursive walks (GraphQL variables) could overflow. */
+export const MAX_BODY_DEPTH = 64;
 
-export function isGuarded(url: string): boolean {
-  return GUARDED.test(url);
+export function isGuarded(request: FastifyRequest): boolean {
+  return GUARDED.test(routePath(request));
 }
 
 export function registerGuard(app: FastifyInstance, platform: Platform) {
-  const { config, counters } = platform;
+  const { config } = platform;
   const publicOrigin = new URL(config.publicUrl).origin;
   const protocol = new URL(config.publicUrl).protocol;
 
@@ -32,29 +37,37 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
   }
 
   app.addHook("onRequest", async (request, reply) => {
-    if (!isGuarded(request.url)) return;
+    if (!isGuarded(request)) return;
     request.auth = await platform.authenticate({ sessionToken: request.cookies[SESSION_COOKIE], authorization: request.headers.authorization });
-    const viewer = request.auth.viewer;
-    const limit = viewer?.requestsPerMinute ?? config.defaultQuota.requestsPerMinute;
-    const counter = await counters.increment(viewer ? `user:${viewer.user.id}` : `ip:${request.ip}`, WINDOW_MS);
-    const resetSeconds = Math.max(0, Math.ceil((counter.resetAt - Date.now()) / 1000));
-    reply.header("RateLimit-Limit", limit);
-    reply.header("RateLimit-Remaining", Math.max(0, limit - counter.count));
-    reply.header("RateLimit-Reset", resetSeconds);
-    if (counter.count > limit) throw new RateLimitedError(Math.max(1, resetSeconds));
+    const count = await countRequest(platform, { viewer: request.auth.viewer, ip: request.ip });
+    reply.header("RateLimit-Limit", count.limit);
+    reply.header("RateLimit-Remaining", count.remaining);
+    reply.header("RateLimit-Reset", count.resetSeconds);
+    if (count.refusal) throw count.refusal;
     refuseCrossSite(request);
   });
 
-  // Databases refuse NUL in text (PostgreSQL errors out): turn it into a clear 400 before anything runs.
   app.addHook("preValidation", async (request) => {
-    if (isGuarded(request.url) && (containsNul(request.body) || containsNul(request.query))) {
-      throw new InvalidRequestError("Text must not contain NUL (\\u0000) characters.");
+    if (!isGuarded(request)) return;
+    for (const input of [request.body, request.query]) {
+      const problem = inspect(input);
+      // Databases refuse NUL in text (PostgreSQL errors out): a clear 400 before anything runs.
+      if (problem === "nul") throw new InvalidRequestError("Text must not contain NUL (\\u0000) characters.");
+      if (problem === "too_deep") throw new InvalidRequestError(`The body is nested too deeply: at most ${MAX_BODY_DEPTH} levels of objects and arrays.`);
     }
   });
 }
 
-function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\0");
-  if (value && typeof value === "object") return Object.values(value).some(containsNul);
-  return false;
+/** Walks parsed input without recursion, so no nesting can overflow the stack. */
+function inspect(value: unknown): "nul" | "too_deep" | null {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item === "string" && item.includes("\0")) return "nul";
+    if (item && typeof item === "object") {
+      if (depth >= MAX_BODY_DEPTH) return "too_deep";
+      for (const child of Object.values(item)) pending.push([child, depth + 1]);
+    }
+  }
+  return null;
 }

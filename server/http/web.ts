@@ -6,6 +6,7 @@ import type { FastifyInstance } from "fastify";
 import { NotFoundError } from "../errors.ts";
 import { projectRoot } from "../platform/paths.ts";
 import { isGuarded } from "./guard.ts";
+import { routePath } from "./route-path.ts";
 
 export async function registerDashboard(app: FastifyInstance) {
   const root = path.join(projectRoot, "web", "build");
@@ -13,8 +14,8 @@ export async function registerDashboard(app: FastifyInstance) {
   if (hasBuild) await app.register(fastifyStatic, { root, wildcard: false, index: ["index.html"] });
 
   app.setNotFoundHandler((request, reply) => {
-    if (isGuarded(request.url) || request.method !== "GET" || !hasBuild) {
-      throw new NotFoundError(`No route ${request.method} ${request.url.split("?")[0]}. See ${"/api/openapi.json"} for the API.`);
+    if (isGuarded(request) || request.method !== "GET" || !hasBuild) {
+      throw new NotFoundError(`No route ${request.method} ${routePath(request)}. See /api/openapi.json for the API.`);
     }
     return reply.type("text/html; charset=utf-8").sendFile("index.html");
   });
