@@ -1,25 +1,46 @@
 // /graphql over HTTP (graphql-yoga) and over WebSocket (graphql-ws), sharing one envelop pipeline,
 // one schema and one context shape.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { GraphQLSchema } from "graphql";
-import { createYoga } from "graphql-yoga";
+import { parse, type GraphQLError, type GraphQLSchema } from "graphql";
+import { createYoga, type Plugin } from "graphql-yoga";
 import { useServer } from "graphql-ws/use/ws";
 import type { IncomingMessage } from "node:http";
 import { WebSocketServer } from "ws";
 import { SESSION_COOKIE } from "../auth/viewer.ts";
 import type { Platform } from "../platform/index.ts";
 import { contextFor } from "../http/context.ts";
+import { countRequest } from "../http/rate-limit.ts";
 import type { Context } from "./context.ts";
 import { formatGraphQLError } from "./errors.ts";
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply } | { wsContext: Context };
 
+/** Far above any real operation (the dashboard's largest has ~60 tokens), far below what overflows graphql-js's recursive parser. */
+const MAX_TOKENS = 2000;
+/** graphql-ws close code for a connection past the caller's rate limit (HTTP 429 in the 4xxx range graphql-ws uses). */
+const RATE_LIMITED_CLOSE = 4429;
+
+/**
+ * For HTTP and WebSocket alike: parsing stops at MAX_TOKENS, so a deeply nested document is a syntax error
+ * instead of a stack overflow; validation errors carry the contract's invalid_request like syntax errors.
+ */
+function documentChecks(formatError: (error: unknown) => GraphQLError): Plugin {
+  return {
+    onParse: ({ setParseFn }) => setParseFn((source, options) => parse(source, { ...options, maxTokens: MAX_TOKENS })),
+    onValidate: () => ({ valid, result, setResult }) => {
+      if (!valid) setResult(result.map(formatError));
+    },
+  };
+}
+
 export async function registerGraphQL(app: FastifyInstance, platform: Platform, schema: GraphQLSchema) {
+  const formatError = (error: unknown) => formatGraphQLError(error, (e) => app.log.error({ err: e }, "graphql request failed"));
   const yoga = createYoga<ServerContext>({
     schema,
+    plugins: [documentChecks(formatError)],
     graphqlEndpoint: "/graphql",
     context: (initial) => ("wsContext" in initial ? initial.wsContext : contextFor(platform, initial.req, initial.reply)),
-    maskedErrors: { maskError: (error) => formatGraphQLError(error, (e) => app.log.error({ err: e }, "graphql resolver failed")) },
+    maskedErrors: { maskError: formatError },
     // Unexpected errors are logged by maskError; the rest are the client's and not worth a log line.
     logging: false,
     landingPage: false,
@@ -54,6 +75,13 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
           return false;
         }
         const auth = await platform.authenticate({ sessionToken: cookies[SESSION_COOKIE], authorization });
+        // A connection counts like an HTTP request; past the limit it is closed with the reason (no GraphQL error
+        // can be sent before the connection is acknowledged).
+        const { refusal } = await countRequest(platform, { viewer: auth.viewer, ip: request.socket.remoteAddress });
+        if (refusal) {
+          ctx.extra.socket.close(RATE_LIMITED_CLOSE, `${refusal.code}: ${refusal.message}`);
+          return false;
+        }
         ctx.extra.context = {
           config: platform.config,
           db: platform.db,
@@ -67,21 +95,29 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
       },
       execute: (args) => (args.rootValue as Enveloped).execute(args),
       subscribe: (args) => (args.rootValue as Enveloped).subscribe(args),
+      // Each subscribe counts like an HTTP request; refusals and bad documents answer GraphQL errors on the
+      // operation and leave the connection open.
       onSubscribe: async (ctx, _id, params) => {
-        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          wsContext: ctx.extra.context!,
-          params,
-        });
-        const args = {
+        const context = ctx.extra.context!;
+        const { refusal } = await countRequest(platform, { viewer: context.viewer, ip: context.client.ip });
+        if (refusal) return [formatError(refusal)];
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ wsContext: context, params });
+        let document;
+        try {
+          document = parse(params.query);
+        } catch (error) {
+          return [formatError(error)];
+        }
+        const errors = validate(schema, document);
+        if (errors.length) return errors;
+        return {
           schema,
           operationName: params.operationName,
-          document: parse(params.query),
+          document,
           variableValues: params.variables,
           contextValue: await contextFactory(),
           rootValue: { execute, subscribe },
         };
-        const errors = validate(args.schema, args.document);
-        return errors.length ? errors : args;
       },
     },
     wss,

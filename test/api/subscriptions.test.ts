@@ -10,14 +10,23 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function wsClient(headers: Record<string, string> = {}, connectionParams?: Record<string, unknown>): WsClient {
-  const url = server.url.replace(/^http/, "ws") + "/graphql";
+interface WsOptions {
+  headers?: Record<string, string>;
+  connectionParams?: Record<string, unknown>;
+  /** Another server than the shared one. */
+  base?: string;
+  /** Connect at the first subscription (the default), or at once. */
+  lazy?: boolean;
+}
+
+function wsClient({ headers = {}, connectionParams, base = server.url, lazy = true }: WsOptions = {}): WsClient {
+  const url = base.replace(/^http/, "ws") + "/graphql";
   class WithHeaders extends WebSocket {
     constructor(address: string, protocols?: string | string[]) {
       super(address, protocols, { headers });
     }
   }
-  return createClient({ url, webSocketImpl: WithHeaders, connectionParams, retryAttempts: 0, lazy: true });
+  return createClient({ url, webSocketImpl: WithHeaders, connectionParams, retryAttempts: 0, lazy });
 }
 
 /** Collects payloads of one subscription until `count` arrived (or it errors). */
@@ -55,15 +64,15 @@ describe("GraphQL subscriptions over graphql-ws on /graphql", () => {
   it("refuses a cookie-carrying handshake from another origin", async () => {
     const user = new Client(server.url);
     await user.signup();
-    const client = wsClient({ cookie: user.cookie!, origin: "https://evil.example" });
-    await expect(collect(client, VIEWER, 1)).rejects.toBeDefined();
+    const client = wsClient({ headers: { cookie: user.cookie!, origin: "https://evil.example" } });
+    await expect(collect(client, VIEWER, 1)).rejects.toMatchObject({ code: 4403, reason: "Forbidden" });
     await client.dispose();
   });
 
   it("streams the viewer now and again when the account changes, with the session cookie", async () => {
     const user = new Client(server.url);
     const { name, user: created } = await user.signup();
-    const client = wsClient({ cookie: user.cookie!, origin: server.url });
+    const client = wsClient({ headers: { cookie: user.cookie!, origin: server.url } });
     const { db, services } = server.slipway.platform;
     const results = await collect(client, VIEWER, 2, async (n) => {
       if (n !== 1) return;
@@ -75,5 +84,57 @@ describe("GraphQL subscriptions over graphql-ws on /graphql", () => {
       { user: { name }, quota: { maxApps: 9 } },
     ]);
     await client.dispose();
+  });
+});
+
+describe("bad documents over graphql-ws", () => {
+  it("answers a syntax error with an invalid_request error on the operation and keeps the connection", async () => {
+    const client = wsClient({ lazy: false });
+    const closes: number[] = [];
+    client.on("closed", (event) => void closes.push((event as { code: number }).code));
+    // Before: the socket closed with 4500 and the subscription saw a CloseEvent.
+    await expect(collect(client, "subscription {", 1)).rejects.toMatchObject([{ message: expect.stringMatching(/^Syntax Error/), extensions: { code: "invalid_request" } }]);
+    expect(closes).toEqual([]);
+    await client.dispose();
+  });
+
+  it("answers a document nested 100,000 levels deep with invalid_request", async () => {
+    const depth = 100_000;
+    const client = wsClient();
+    const refusal = collect(client, `subscription {${"a{".repeat(depth)}a${"}".repeat(depth)}}`, 1);
+    await expect(refusal).rejects.toMatchObject([{ extensions: { code: "invalid_request" } }]);
+    await client.dispose();
+  });
+
+  it("answers validation errors with invalid_request", async () => {
+    const client = wsClient();
+    await expect(collect(client, "subscription { nope }", 1)).rejects.toMatchObject([{ extensions: { code: "invalid_request" } }]);
+    await client.dispose();
+  });
+});
+
+describe("rate limit over graphql-ws", () => {
+  it("counts the connection and each subscribe; past the limit answers rate_limited, then refuses connections", async () => {
+    const limited = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "3" });
+    try {
+      const user = new Client(limited.url);
+      await user.signup(); // counted on the address, not the user
+      const headers = { cookie: user.cookie!, origin: limited.url };
+      const client = wsClient({ base: limited.url, headers });
+      // A live subscription holds the connection open: connection + subscribe = 2.
+      const live = await new Promise<any>((resolve, reject) => client.subscribe({ query: VIEWER }, { next: resolve, error: reject, complete: () => {} }));
+      const [third] = await collect(client, VIEWER, 1);
+      expect(third.data.viewer).toEqual(live.data.viewer);
+      const refused = collect(client, VIEWER, 1);
+      await expect(refused).rejects.toMatchObject([{ extensions: { code: "rate_limited", details: { retryAfter: expect.any(Number) } } }]);
+      await client.dispose();
+      const late = wsClient({ base: limited.url, headers });
+      await expect(collect(late, VIEWER, 1)).rejects.toMatchObject({ code: 4429, reason: expect.stringMatching(/^rate_limited: Too many requests/) });
+      await late.dispose();
+      // One budget with HTTP: the user is past the limit there too.
+      expect((await user.get("/api/me")).status).toBe(429);
+    } finally {
+      await limited.close();
+    }
   });
 });
