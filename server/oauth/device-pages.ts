@@ -1,7 +1,8 @@
 // GET /oauth/device shows the code entry form (prefilled from ?user_code=); POST /oauth/device looks the
 // code up and shows the consent form, then records the decision (same form contract as /oauth/authorize,
-// with a warning against codes sent by someone else). Wrong codes count against the user and the
-// address (services/oauth-device-codes.ts); scopes are checked against the approving user.
+// with a warning against codes sent by someone else). Every code typed counts against the user and the
+// address before it is looked up (services/oauth-device-codes.ts); scopes are checked against the
+// approving user.
 import type { FastifyInstance } from "fastify";
 import { AccountSuspendedError, ForbiddenError, InvalidRequestError, toAppError } from "../errors.ts";
 import { csrfToken, csrfValid } from "./csrf.ts";
@@ -40,10 +41,9 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
       return sendErrorPage(reply, new ForbiddenError("This form expired or was not sent from Slipway's device page. Open the page again and enter the code."));
     }
     const csrf = csrfToken(session.sessionToken, "device");
-    const throttle = await devices.checkEntryThrottle(session.user.id, request.ip);
+    await devices.countEntryAttempt(session.user.id, request.ip);
     const pending = await devices.findPending(typed);
     if (!pending) {
-      await throttle.failed();
       return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, userCode: typed, error: WRONG_CODE }));
     }
 

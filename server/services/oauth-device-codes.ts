@@ -5,7 +5,8 @@
 // - polling: `authorization_pending` until the user decides; polling again within `interval` seconds
 //   answers `slow_down` and adds 5 s to the interval; `access_denied`, `expired_token`; an approved code
 //   yields tokens exactly once.
-// - code entry is throttled per user and per address, so codes cannot be guessed by brute force.
+// - code entry is throttled per user and per address, so codes cannot be guessed by brute force: every
+//   code typed counts before it is looked up, so parallel guesses cannot slip past the limit.
 import { randomInt } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import {
@@ -25,7 +26,7 @@ export const DEVICE_POLL_INTERVAL_SECONDS = 5;
 const SLOW_DOWN_STEP_SECONDS = 5;
 
 const ENTRY_WINDOW_MS = 15 * 60 * 1000;
-const ENTRY_FAILURES = { user: 10, address: 30 };
+const ENTRY_ATTEMPTS = { user: 10, address: 30 };
 
 /** "bcdf-ghjk", "BCDF GHJK" and "bcdfghjk" are the same code; anything else is not a code. */
 export function normalizeUserCode(input: string): string | null {
@@ -62,18 +63,16 @@ export function createOAuthDeviceCodeService(deps: { db: Db; counters: CounterSt
       }
     },
 
-    /** Refuses with 429 once this user or address has typed too many wrong codes. */
-    async checkEntryThrottle(userId: string, ip: string | undefined) {
-      const keys: [string, number][] = [[`device-entry:user:${userId}`, ENTRY_FAILURES.user]];
-      if (ip) keys.push([`device-entry:ip:${ip}`, ENTRY_FAILURES.address]);
-      for (const [key, limit] of keys) {
-        const counter = await counters.peek(key);
-        if (counter && counter.count >= limit) {
-          const wait = Math.max(1, Math.ceil((counter.resetAt - Date.now()) / 1000));
-          throw new RateLimitedError(wait, `Too many wrong codes. Try again in ${Math.ceil(wait / 60)} minutes.`);
-        }
+    /** Counts one code typed by this user from this address; 429 once either has typed too many in the window. */
+    async countEntryAttempt(userId: string, ip: string | undefined) {
+      const limits: [string, number][] = [[`device-entry:user:${userId}`, ENTRY_ATTEMPTS.user]];
+      if (ip) limits.push([`device-entry:ip:${ip}`, ENTRY_ATTEMPTS.address]);
+      const counts = await Promise.all(limits.map(([key]) => counters.increment(key, ENTRY_WINDOW_MS)));
+      const over = counts.find((counter, i) => counter.count > limits[i][1]);
+      if (over) {
+        const wait = Math.max(1, Math.ceil((over.resetAt - Date.now()) / 1000));
+        throw new RateLimitedError(wait, `Too many codes entered. Try again in ${Math.ceil(wait / 60)} minutes.`);
       }
-      return { failed: () => Promise.all(keys.map(([key]) => counters.increment(key, ENTRY_WINDOW_MS))) };
     },
 
     /** The pending, unexpired device authorization a typed code names, with its client. */

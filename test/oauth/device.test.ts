@@ -193,6 +193,28 @@ describe("GET and POST /oauth/device", () => {
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
   });
 
+  it("throttles wrong codes typed in parallel: each counts before its lookup", async () => {
+    const own = await startOAuthServer(); // a fresh counter store, so the address limit stays out of the way
+    try {
+      // A slow lookup, as under load, so that the parallel requests overlap even on SQLite.
+      const devices = own.slipway.platform.services.oauthDeviceCodes;
+      const findPending = devices.findPending;
+      devices.findPending = async (input) => {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        return findPending(input);
+      };
+      const user = new Client(own.url);
+      await user.signup();
+      const csrf = hiddenInputs((await user.get("/oauth/device")).body).csrf_token;
+      const answers = await Promise.all(Array.from({ length: 20 }, () => form(user, "/oauth/device", { csrf_token: csrf, user_code: "BBBB-BBBB" })));
+      const statuses = answers.map((a) => a.status);
+      expect(statuses.filter((s) => s === 400)).toHaveLength(10);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("throttles wrong codes per address, across users", async () => {
     const own = await startOAuthServer(); // a fresh counter store: this address has typed no code yet
     try {
