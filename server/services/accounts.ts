@@ -51,6 +51,17 @@ export function createAccountService(deps: {
     };
   }
 
+  /**
+   * ADMIN_EMAILS also covers accounts created before their email was listed: they become ADMIN (and ACTIVE,
+   * as a listed signup would be) at their next sign-in. Suspension is checked first and still wins.
+   */
+  async function promoteIfListed<U extends { id: string; email: string; role: string; status: string }>(user: U) {
+    if (!config.adminEmails.has(user.email) || (user.role === "ADMIN" && user.status === "ACTIVE")) return user;
+    const promoted = await db.user.update({ where: { id: user.id }, data: { role: "ADMIN", status: "ACTIVE" } });
+    await pubsub.publish(accountTopic(user.id), { userId: user.id });
+    return promoted;
+  }
+
   return {
     async signup(input: SignupInput, meta: SessionMeta) {
       validate(input as unknown as Record<string, unknown>, { email: checks.email, password: checks.password, name: checks.handle });
@@ -92,7 +103,8 @@ export function createAccountService(deps: {
       }
       await throttle.succeeded();
       if (user.status === "SUSPENDED") throw new AccountSuspendedError();
-      return { user, session: await sessions.start(user.id, meta) };
+      const promoted = await promoteIfListed(user);
+      return { user: promoted, session: await sessions.start(user.id, meta) };
     },
 
     /** Tells live subscribers (the dashboard) that a user's account or quota changed. */

@@ -45,6 +45,32 @@ describe("GET /api/me", () => {
       usage: { apps: 0, databases: 0, cdnBytes: 0 },
     });
   });
+
+  it("gives new accounts the quota set by the DEFAULT_* settings", async () => {
+    const configured = await startServer({
+      DEFAULT_REQUESTS_PER_MINUTE: "60",
+      DEFAULT_MAX_APPS: "7",
+      DEFAULT_MAX_DATABASES: "2",
+      DEFAULT_CDN_BYTES: "1024",
+      DEFAULT_MAX_UPLOAD_BYTES: "512",
+    });
+    try {
+      const client = new Client(configured.url);
+      await client.signup();
+      const res = await client.get("/api/me");
+      expect(res.body.quota).toEqual({
+        requestsPerMinute: 60,
+        maxApps: 7,
+        maxDatabases: 2,
+        cdnBytes: 1024,
+        maxUploadBytes: 512,
+        usage: { apps: 0, databases: 0, cdnBytes: 0 },
+      });
+      expect(res.headers.get("ratelimit-limit")).toBe("60");
+    } finally {
+      await configured.close();
+    }
+  });
 });
 
 describe("POST /api/auth/signup", () => {
@@ -169,6 +195,30 @@ describe("POST /api/auth/login and logout", () => {
     expect(blocked.status).toBe(429);
     expect(blocked.body.error.code).toBe("rate_limited");
     expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+});
+
+describe("ADMIN_EMAILS for accounts created before their email was listed", () => {
+  it("makes the account ADMIN (and ACTIVE) at its next sign-in", async () => {
+    const unlisted = await startServer({ REQUIRE_APPROVAL: "true" });
+    try {
+      const { email, password, user } = await new Client(unlisted.url).signup();
+      expect(user).toMatchObject({ role: "USER", status: "PENDING" });
+      const listed = await startServer({ REQUIRE_APPROVAL: "true", DATABASE_URL: unlisted.config.databaseUrl, ADMIN_EMAILS: `other@example.com, ${email.toUpperCase()}` });
+      try {
+        const client = new Client(listed.url);
+        const login = await client.post("/api/auth/login", { email, password });
+        expect(login.status).toBe(200);
+        expect(login.body.user).toMatchObject({ role: "ADMIN", status: "ACTIVE" });
+        expect((await client.get("/api/me")).body.user).toMatchObject({ role: "ADMIN", status: "ACTIVE" });
+      } finally {
+        await listed.close();
+      }
+      // Taking the email off the list later does not demote: ADMIN_EMAILS only grants.
+      expect((await new Client(unlisted.url).post("/api/auth/login", { email, password })).body.user.role).toBe("ADMIN");
+    } finally {
+      await unlisted.close();
+    }
   });
 });
 
