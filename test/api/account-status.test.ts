@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { bearer, issueTokens, registerClient } from "../oauth/helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -17,6 +18,18 @@ describe("REQUIRE_APPROVAL and account status", () => {
     const again = new Client(server.url);
     expect((await again.post("/api/auth/login", { email, password })).status).toBe(200);
     expect((await again.get("/api/me")).status).toBe(200);
+  });
+
+  it("refuses a PENDING account's writes with 403 account_pending, over REST and GraphQL", async () => {
+    const client = new Client(server.url);
+    await client.signup();
+    const input = { name: "Pending App", redirectUris: ["http://127.0.0.1:9/callback"] };
+    const rest = await client.post("/api/oauth/clients", input);
+    expect(rest.status).toBe(403);
+    expect(rest.body.error.code).toBe("account_pending");
+    const graphql = await client.graphql("mutation ($input: CreateOAuthClientInput!) { createOAuthClient(input: $input) { __typename } }", { input });
+    expect(graphql.body.errors?.[0].extensions?.code).toBe("account_pending");
+    expect((await client.get("/api/oauth/clients")).body).toEqual([]);
   });
 
   it("starts administrators ACTIVE", async () => {
@@ -39,5 +52,19 @@ describe("REQUIRE_APPROVAL and account status", () => {
     // A wrong password still gets the generic answer: suspension is only revealed to the account's owner.
     const wrong = await new Client(server.url).post("/api/auth/login", { email, password: "not the password" });
     expect(wrong.body.error.code).toBe("invalid_credentials");
+  });
+
+  it("refuses a SUSPENDED account's OAuth access tokens with 403 account_suspended", async () => {
+    const client = new Client(server.url);
+    const { user } = await client.signup();
+    const { db } = server.slipway.platform;
+    await db.user.update({ where: { id: user.id }, data: { status: "ACTIVE" } });
+    const tokens = await issueTokens(server, client, await registerClient(client));
+    const api = bearer(server, tokens.access_token);
+    expect((await api.get("/api/me")).status).toBe(200);
+    await db.user.update({ where: { id: user.id }, data: { status: "SUSPENDED" } });
+    const me = await api.get("/api/me");
+    expect(me.status).toBe(403);
+    expect(me.body.error.code).toBe("account_suspended");
   });
 });

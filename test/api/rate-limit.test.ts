@@ -47,6 +47,20 @@ describe("rate limiting", () => {
     expect(anonymous.headers.get("ratelimit-remaining")).toBe("2");
   });
 
+  it("counts a POST /oauth/token like any other request", async () => {
+    const server = await boot({ DEFAULT_REQUESTS_PER_MINUTE: "2" });
+    const client = new Client(server.url);
+    const token = () =>
+      client.request("POST", "/oauth/token", { body: "grant_type=client_credentials", headers: { "content-type": "application/x-www-form-urlencoded" } });
+    const first = await token();
+    expect(first.status).toBe(400);
+    expect(first.headers.get("ratelimit-remaining")).toBe("1");
+    expect((await client.get("/api/me")).headers.get("ratelimit-remaining")).toBe("0");
+    const limited = await token();
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("retry-after"))).toBeGreaterThan(0);
+  });
+
   it("does not count requests outside /api, /graphql and /oauth", async () => {
     const server = await boot({ DEFAULT_REQUESTS_PER_MINUTE: "1" });
     const client = new Client(server.url);
