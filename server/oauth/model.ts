@@ -121,14 +121,15 @@ export function createModel(services: Services): Model {
     /**
      * Stores the issued tokens (hashed) in the family of their grant, with only the scopes the user's role
      * allows now (the library never re-checks a refresh's scope). A refresh exchange retires the old refresh
-     * token here, so a refused request (say, a wider scope) leaves it usable.
+     * token here, so a refused request (say, a wider scope) leaves it usable. Tokens of a code replayed
+     * while they were being issued are revoked at once → invalid_grant.
      */
     async saveToken(token, client, user) {
       if (user.refreshTokenId && !(await oauthGrants.rotate(user.refreshTokenId, user.familyId!))) {
         throw new InvalidGrantError("This refresh token was already used; its tokens have been revoked.");
       }
       const scope = scopesStillAllowed(token.scope ?? [], user);
-      await oauthGrants.issueTokens({
+      const issued = await oauthGrants.issueTokens({
         accessToken: token.accessToken,
         accessTokenExpiresAt: token.accessTokenExpiresAt!,
         refreshToken: token.refreshToken,
@@ -138,6 +139,7 @@ export function createModel(services: Services): Model {
         familyId: user.familyId,
         authorizationCodeId: user.authorizationCodeId,
       });
+      if (!issued) throw new InvalidGrantError("This authorization code was presented twice; its tokens have been revoked.");
       return { accessToken: token.accessToken, accessTokenExpiresAt: token.accessTokenExpiresAt, refreshToken: token.refreshToken, scope, client, user };
     },
 

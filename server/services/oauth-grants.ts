@@ -4,6 +4,9 @@
 // Token families: every token issued from one grant (a code, a device approval) shares a familyId; each
 // refresh rotates the refresh token (the old row gets rotatedAt) and adds a row to the family. Presenting a
 // rotated refresh token again, or replaying a used code, is treated as theft: the whole family is revoked.
+// A replay can arrive while the first exchange is still storing its tokens, so a replayed code is marked
+// (replayedAt) before its tokens are revoked, and issueTokens checks the mark after storing: whichever
+// comes second sees the other's write, and no token of a replayed code stays usable.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { hashToken } from "../auth/secrets.ts";
@@ -53,6 +56,12 @@ export function createOAuthGrantService(db: Db) {
     await revokeFamilies([...new Set(issued.map((t) => t.familyId))]);
   }
 
+  /** A code presented after its use: marked first, so that an exchange still in flight revokes its own tokens. */
+  async function replayed(codeId: string): Promise<void> {
+    await db.oAuthAuthorizationCode.updateMany({ where: { id: codeId }, data: { replayedAt: new Date() } });
+    await revokeTokensOfCode(codeId);
+  }
+
   return {
     async saveCode(input: NewCode) {
       const { code, scope, ...rest } = input;
@@ -67,7 +76,7 @@ export function createOAuthGrantService(db: Db) {
       });
       if (!row) return null;
       if (row.usedAt) {
-        await revokeTokensOfCode(row.id);
+        await replayed(row.id);
         return null;
       }
       return row;
@@ -77,12 +86,13 @@ export function createOAuthGrantService(db: Db) {
     async consumeCode(codeId: string): Promise<boolean> {
       const { count } = await db.oAuthAuthorizationCode.updateMany({ where: { id: codeId, usedAt: null }, data: { usedAt: new Date() } });
       if (count === 1) return true;
-      await revokeTokensOfCode(codeId);
+      await replayed(codeId);
       return false;
     },
 
-    async issueTokens(input: NewTokens) {
-      return db.oAuthToken.create({
+    /** Stores the tokens; false when their code was replayed meanwhile: then they are revoked at once. */
+    async issueTokens(input: NewTokens): Promise<boolean> {
+      await db.oAuthToken.create({
         data: {
           accessTokenHash: hashToken(input.accessToken),
           accessTokenExpiresAt: input.accessTokenExpiresAt,
@@ -95,6 +105,11 @@ export function createOAuthGrantService(db: Db) {
           authorizationCodeId: input.authorizationCodeId,
         },
       });
+      if (!input.authorizationCodeId) return true;
+      const code = await db.oAuthAuthorizationCode.findUnique({ where: { id: input.authorizationCodeId }, select: { replayedAt: true } });
+      if (!code?.replayedAt) return true;
+      await revokeTokensOfCode(input.authorizationCodeId);
+      return false;
     },
 
     /** A refresh token that may be used now; presenting a rotated one revokes its whole family. */

@@ -192,4 +192,35 @@ describe("exchanging the code (openid-client)", () => {
     });
     expect(refresh.body.error).toBe("invalid_grant");
   });
+
+  it("revokes the tokens of a code exchanged twice at once, whichever exchange wins", async () => {
+    const { user, client } = await userWithClient(server);
+    const code = (await authorize(user, codeParams(client.clientId))).location.searchParams.get("code")!;
+    const exchange = () =>
+      form(new Client(server.url), "/oauth/token", {
+        grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: client.clientId, client_secret: client.clientSecret!,
+      });
+    // Slow token storage, as under load, so the second exchange arrives while the first is storing its tokens.
+    const grants = server.slipway.platform.services.oauthGrants;
+    const issueTokens = grants.issueTokens;
+    grants.issueTokens = async (input) => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return issueTokens(input);
+    };
+    let answers;
+    try {
+      answers = await Promise.all([exchange(), exchange()]);
+    } finally {
+      grants.issueTokens = issueTokens;
+    }
+    expect(answers.some((a) => a.status === 400 && a.body.error === "invalid_grant")).toBe(true);
+    for (const answer of answers.filter((a) => a.status === 200)) {
+      const api = new Client(server.url);
+      api.token = answer.body.access_token;
+      expect((await api.get("/oauth/userinfo")).status).toBe(401);
+    }
+    const rows = await server.slipway.platform.db.oAuthToken.findMany({ where: { client: { clientId: client.clientId } } });
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.revokedAt)).toBe(true);
+  });
 });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OAuthAuthorizationCode" ADD COLUMN "replayedAt" DATETIME;
