@@ -139,6 +139,13 @@ describe("trap: validateScope receives undefined when no scope is sent", () => {
     const page = await user.get(authorizePath({ client_id: client.clientId, response_type: "code" }));
     expect(page.body).toContain("See your name, email address and account details");
     expect(hiddenInputs(page.body).scope).toBe("read:user");
+    const posted = await form(user, "/oauth/authorize", { ...hiddenInputs(page.body), decision: "approve" });
+    expect(posted.status).toBe(303);
+    const res = await form(anonymous(), "/oauth/token", {
+      grant_type: "authorization_code", code: new URL(posted.headers.get("location")!).searchParams.get("code")!, client_id: client.clientId, client_secret: client.clientSecret!,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.scope).toBe("read:user");
   });
 });
 
@@ -173,9 +180,16 @@ describe("the model", () => {
     const code = location.searchParams.get("code")!;
     const found = await model().getAuthorizationCode(code);
     expect(found).toMatchObject({ authorizationCode: code, redirectUri: REDIRECT, scope: ["read:user"] });
-    expect(await model().revokeAuthorizationCode(found!)).toBe(true);
-    expect(await model().revokeAuthorizationCode(found!)).toBe(false);
+    const exchanged = await form(anonymous(), "/oauth/token", {
+      grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: client.clientId, client_secret: client.clientSecret!,
+    });
+    expect(exchanged.status).toBe(200);
+    const api = new Client(server.url);
+    api.token = exchanged.body.access_token;
+    expect((await api.get("/oauth/userinfo")).status).toBe(200);
     expect(await model().getAuthorizationCode(code)).toBeNull();
+    expect((await api.get("/oauth/userinfo")).status).toBe(401);
+    expect(await model().revokeAuthorizationCode(found!)).toBe(false);
     expect(await model().getAuthorizationCode("never-issued")).toBeNull();
   });
 });
