@@ -137,6 +137,15 @@ describe("exchanging the code (openid-client)", () => {
     expect(missing.body.error).toBe("invalid_grant");
   });
 
+  it("answers an exchange without code with invalid_request", async () => {
+    const { client } = await userWithClient(server);
+    const res = await form(new Client(server.url), "/oauth/token", {
+      grant_type: "authorization_code", redirect_uri: REDIRECT, client_id: client.clientId, client_secret: client.clientSecret!,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/code/) });
+  });
+
   it("binds the code to its client and redirect_uri", async () => {
     const { user, client } = await userWithClient(server, { redirectUris: [REDIRECT, "http://localhost:9/other"] });
     const other = await registerClient(user);

@@ -67,6 +67,16 @@ describe("GET /oauth/authorize before consent", () => {
     }
   });
 
+  it("shows the error page, not the sign-in redirect, to a visitor without a session", async () => {
+    const { client } = await userWithClient(server);
+    for (const params of [codeParams("svc_000000000000000000000000"), codeParams(client.clientId, { redirect_uri: "https://evil.example/cb" })]) {
+      const res = await new Client(server.url).get(authorizePath(params));
+      expect(res.status, JSON.stringify(params)).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    }
+  });
+
   it("shows an error page when redirect_uri is omitted and the client registered several", async () => {
     const { user, client } = await userWithClient(server, { redirectUris: [REDIRECT, "https://app.example/cb"] });
     const res = await user.get(authorizePath(codeParams(client.clientId, { redirect_uri: undefined })));
@@ -142,6 +152,15 @@ describe("the consent page", () => {
       expect(res.status).toBe(403);
       expect(res.headers.get("location")).toBeNull();
     }
+  });
+
+  it("refuses an approval whose redirect_uri was changed in the form: error page, no redirect", async () => {
+    const { user, client } = await userWithClient(server);
+    const page = await user.get(authorizePath(codeParams(client.clientId)));
+    const res = await form(user, "/oauth/authorize", { ...hiddenInputs(page.body), redirect_uri: "https://evil.example/cb", decision: "approve" });
+    expect(res.status).toBe(400);
+    expect(res.headers.get("location")).toBeNull();
+    expect(res.headers.get("content-type")).toMatch(/^text\/html/);
   });
 
   it("answers a denial with error=access_denied and the state", async () => {

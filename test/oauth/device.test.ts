@@ -88,6 +88,13 @@ describe("POST /api/oauth/device", () => {
 });
 
 describe("polling the token endpoint", () => {
+  it("answers a poll without device_code with invalid_request", async () => {
+    const { client } = await userWithClient(server, { public: true });
+    const res = await form(new Client(server.url), "/oauth/token", { grant_type: DEVICE_GRANT, client_id: client.clientId });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: "invalid_request", error_description: expect.stringMatching(/device_code/) });
+  });
+
   it("answers authorization_pending, then slow_down (+5 s) when polled too fast", async () => {
     const { client } = await userWithClient(server, { public: true });
     const device = await startDevice(client);
