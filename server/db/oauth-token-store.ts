@@ -46,6 +46,8 @@ const FIND_REFRESH_TOKEN = `
   JOIN "OAuthClient" c ON c."id" = t."clientId"
   WHERE t."refreshTokenHash" = ?`;
 
+const REVOKED_AT = `SELECT "revokedAt" FROM "OAuthToken" WHERE "id" = ?`;
+
 const ROTATE = `UPDATE "OAuthToken" SET "rotatedAt" = ? WHERE "id" = ? AND "rotatedAt" IS NULL AND "revokedAt" IS NULL`;
 
 const INSERT_TOKENS = `
@@ -92,6 +94,12 @@ export function createOAuthTokenStore(sql: Sql) {
     /** Retires a refresh token; false when it was already rotated or revoked (a race or a replay). */
     async rotate(tokenId: string): Promise<boolean> {
       return (await sql.run(ROTATE, [sql.timestamp(new Date()), tokenId])) === 1;
+    },
+
+    /** True when the token row was revoked (or is gone). */
+    async isRevoked(tokenId: string): Promise<boolean> {
+      const row = await sql.one<{ revokedAt: unknown }>(REVOKED_AT, [tokenId]);
+      return !row || row.revokedAt !== null;
     },
 
     async insertTokens(row: NewTokenRow): Promise<{ id: string }> {

@@ -8,7 +8,7 @@
 // through the model; device authorization, revoke and introspect authenticate here (authenticateClient).
 import type { FastifyRequest } from "fastify";
 import { InvalidRequestError } from "../errors.ts";
-import type { OAuthClientRecord, OAuthClientService } from "../services/oauth-clients.ts";
+import type { AuthenticatedClient, OAuthClientService } from "../services/oauth-clients.ts";
 import { invalidClient } from "./errors.ts";
 import { param } from "./params.ts";
 
@@ -49,7 +49,7 @@ export function clientCredentials(request: FastifyRequest): Credentials | null {
   return basic ?? (bodyId ? { clientId: bodyId, clientSecret: bodySecret, basic: false } : null);
 }
 
-export async function authenticateClient(request: FastifyRequest, clients: OAuthClientService): Promise<OAuthClientRecord> {
+export async function authenticateClient(request: FastifyRequest, clients: OAuthClientService): Promise<AuthenticatedClient> {
   const credentials = clientCredentials(request);
   if (!credentials) throw invalidClient(false, "Identify the client: send client_id (and client_secret for confidential clients) or HTTP Basic credentials.");
   const client = await clients.authenticate(credentials.clientId, credentials.clientSecret);

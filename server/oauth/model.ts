@@ -138,8 +138,12 @@ export function createModel(services: Services): Model {
         userId: user.id,
         familyId: user.familyId,
         authorizationCodeId: user.authorizationCodeId,
+        replacesTokenId: user.refreshTokenId,
       });
-      if (!issued) throw new InvalidGrantError("This authorization code was presented twice; its tokens have been revoked.");
+      if (!issued) {
+        const grant = user.refreshTokenId ? "refresh token" : "authorization code";
+        throw new InvalidGrantError(`This ${grant} was presented twice; its tokens have been revoked.`);
+      }
       return { accessToken: token.accessToken, accessTokenExpiresAt: token.accessTokenExpiresAt, refreshToken: token.refreshToken, scope, client, user };
     },
 

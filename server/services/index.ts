@@ -26,8 +26,8 @@ export function createServices(deps: ServiceDeps) {
   return {
     sessions,
     accounts: createAccountService({ ...deps, sessions }),
-    oauthClients: createOAuthClientService(deps.db),
-    oauthGrants: createOAuthGrantService(deps.db),
+    oauthClients: createOAuthClientService(deps.db, deps.tokens),
+    oauthGrants: createOAuthGrantService(deps.db, deps.tokens),
     oauthDeviceCodes: createOAuthDeviceCodeService(deps),
   };
 }

@@ -2,6 +2,7 @@
 // redirect URIs checked for exact use later. Shared by GraphQL (and so REST) and the OAuth endpoints.
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client.ts";
+import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import { InvalidRequestError, NotFoundError } from "../errors.ts";
 import { hashToken, randomToken, safeEqual } from "../auth/secrets.ts";
 import { validate, type Check } from "./validation.ts";
@@ -12,6 +13,9 @@ export interface OAuthClientInput {
   redirectUris: string[];
   public?: boolean | null;
 }
+
+/** What authenticating a client tells: enough to issue and check tokens. */
+export type AuthenticatedClient = Pick<OAuthClientRecord, "id" | "clientId" | "name" | "public">;
 
 export interface OAuthClientUpdate {
   name?: string | null;
@@ -72,7 +76,8 @@ function record(row: ClientRow): OAuthClientRecord {
 
 const notFound = () => new NotFoundError("No OAuth app with this client ID among yours.");
 
-export function createOAuthClientService(db: Db) {
+/** `tokens` serves authenticate(), which every token endpoint request runs. */
+export function createOAuthClientService(db: Db, tokens: OAuthTokenStore) {
   async function owned(ownerId: string, clientId: string) {
     const row = await db.oAuthClient.findUnique({ where: { clientId } });
     if (!row || row.ownerId !== ownerId) throw notFound();
@@ -148,13 +153,14 @@ export function createOAuthClientService(db: Db) {
      * Authenticates a client: a public client must not send a secret, a confidential one must send its own.
      * A PKCE code_verifier is not a credential, so it never stands in for the secret.
      */
-    async authenticate(clientId: string, secret: string | undefined | null): Promise<OAuthClientRecord | null> {
+    async authenticate(clientId: string, secret: string | undefined | null): Promise<AuthenticatedClient | null> {
       if (!clientId.startsWith("svc_") || clientId.length > 100) return null;
-      const row = await db.oAuthClient.findUnique({ where: { clientId } });
+      const row = await tokens.findClient(clientId);
       if (!row) return null;
-      if (row.public) return secret ? null : record(row);
-      if (!secret || !row.secretHash || !safeEqual(hashToken(secret), row.secretHash)) return null;
-      return record(row);
+      const { secretHash, ...client } = row;
+      if (row.public) return secret ? null : client;
+      if (!secret || !secretHash || !safeEqual(hashToken(secret), secretHash)) return null;
+      return client;
     },
   };
 }

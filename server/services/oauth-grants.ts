@@ -6,9 +6,12 @@
 // rotated refresh token again, or replaying a used code, is treated as theft: the whole family is revoked.
 // A replay can arrive while the first exchange is still storing its tokens, so a replayed code is marked
 // (replayedAt) before its tokens are revoked, and issueTokens checks the mark after storing: whichever
-// comes second sees the other's write, and no token of a replayed code stays usable.
+// comes second sees the other's write, and no token of a replayed code stays usable. The same holds for
+// a rotated refresh token presented again while its successor is being stored: issueTokens checks, after
+// storing, whether the token it replaces was revoked meanwhile.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
+import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import { hashToken } from "../auth/secrets.ts";
 import { parseScope } from "../auth/scopes.ts";
 
@@ -40,12 +43,15 @@ export interface NewTokens {
   /** The family to extend (refresh); a new one starts otherwise. */
   familyId?: string;
   authorizationCodeId?: string;
+  /** The refresh token these tokens replace (rotated by the same request). */
+  replacesTokenId?: string;
 }
 
 const userSelect = { id: true, role: true, status: true } as const;
 const clientSelect = { id: true, clientId: true, name: true, public: true } as const;
 
-export function createOAuthGrantService(db: Db) {
+/** `tokens` serves the statements every token request runs (issue, find and rotate); the rest is Prisma. */
+export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
   async function revokeFamilies(familyIds: string[]): Promise<void> {
     if (!familyIds.length) return;
     await db.oAuthToken.updateMany({ where: { familyId: { in: familyIds }, revokedAt: null }, data: { revokedAt: new Date() } });
@@ -90,21 +96,24 @@ export function createOAuthGrantService(db: Db) {
       return false;
     },
 
-    /** Stores the tokens; false when their code was replayed meanwhile: then they are revoked at once. */
+    /** Stores the tokens; false when their code or the refresh token they replace was replayed meanwhile: then they are revoked at once. */
     async issueTokens(input: NewTokens): Promise<boolean> {
-      await db.oAuthToken.create({
-        data: {
-          accessTokenHash: hashToken(input.accessToken),
-          accessTokenExpiresAt: input.accessTokenExpiresAt,
-          refreshTokenHash: input.refreshToken ? hashToken(input.refreshToken) : null,
-          refreshTokenExpiresAt: null, // refresh tokens do not expire; rotation and revocation end them
-          scope: input.scope.join(" "),
-          familyId: input.familyId ?? randomUUID(),
-          clientId: input.clientId,
-          userId: input.userId,
-          authorizationCodeId: input.authorizationCodeId,
-        },
+      const familyId = input.familyId ?? randomUUID();
+      // Refresh tokens do not expire (no refreshTokenExpiresAt): rotation and revocation end them.
+      await tokens.insertTokens({
+        accessTokenHash: hashToken(input.accessToken),
+        accessTokenExpiresAt: input.accessTokenExpiresAt,
+        refreshTokenHash: input.refreshToken ? hashToken(input.refreshToken) : null,
+        scope: input.scope.join(" "),
+        familyId,
+        clientId: input.clientId,
+        userId: input.userId,
+        authorizationCodeId: input.authorizationCodeId ?? null,
       });
+      if (input.replacesTokenId && (await tokens.isRevoked(input.replacesTokenId))) {
+        await revokeFamilies([familyId]);
+        return false;
+      }
       if (!input.authorizationCodeId) return true;
       const code = await db.oAuthAuthorizationCode.findUnique({ where: { id: input.authorizationCodeId }, select: { replayedAt: true } });
       if (!code?.replayedAt) return true;
@@ -114,12 +123,9 @@ export function createOAuthGrantService(db: Db) {
 
     /** A refresh token that may be used now; presenting a rotated one revokes its whole family. */
     async findRefreshToken(refreshToken: string) {
-      const row = await db.oAuthToken.findUnique({
-        where: { refreshTokenHash: hashToken(refreshToken) },
-        include: { user: { select: userSelect }, client: { select: clientSelect } },
-      });
-      if (!row || row.revokedAt) return null;
-      if (row.rotatedAt) {
+      const row = await tokens.findRefreshToken(hashToken(refreshToken));
+      if (!row || row.revoked) return null;
+      if (row.rotated) {
         await revokeFamilies([row.familyId]);
         return null;
       }
@@ -128,8 +134,7 @@ export function createOAuthGrantService(db: Db) {
 
     /** Retires a refresh token as it is exchanged; false (and the family revoked) when it was raced. */
     async rotate(tokenId: string, familyId: string): Promise<boolean> {
-      const { count } = await db.oAuthToken.updateMany({ where: { id: tokenId, rotatedAt: null, revokedAt: null }, data: { rotatedAt: new Date() } });
-      if (count === 1) return true;
+      if (await tokens.rotate(tokenId)) return true;
       await revokeFamilies([familyId]);
       return false;
     },

@@ -108,6 +108,34 @@ describe("refresh_token grant", () => {
     expect((await refresh(client, rotated.body.refresh_token)).body.error).toBe("invalid_grant");
   });
 
+  it("revokes the successor of a refresh token presented again while that successor is being stored", async () => {
+    const { user, client } = await userWithClient(server);
+    const { tokens } = await tokensFor(user, client);
+    // Slow token storage, as under load: the replay arrives after the rotation, before the successor is stored.
+    const grants = server.slipway.platform.services.oauthGrants;
+    const issueTokens = grants.issueTokens;
+    grants.issueTokens = async (input) => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      return issueTokens(input);
+    };
+    let rotation, replay;
+    try {
+      const rotating = refresh(client, tokens.refresh_token!);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      replay = await refresh(client, tokens.refresh_token!);
+      rotation = await rotating;
+    } finally {
+      grants.issueTokens = issueTokens;
+    }
+    expect(replay.body.error).toBe("invalid_grant");
+    expect(rotation.status).toBe(400);
+    expect(rotation.body.error).toBe("invalid_grant");
+    expect(await userinfoStatus(tokens.access_token)).toBe(401);
+    const rows = await server.slipway.platform.db.oAuthToken.findMany({ where: { client: { clientId: client.clientId } } });
+    expect(rows.length).toBe(2);
+    expect(rows.every((row) => row.revokedAt)).toBe(true);
+  });
+
   it("does not touch other families of the same user and client", async () => {
     const { user, client } = await userWithClient(server);
     const a = (await tokensFor(user, client)).tokens;
