@@ -1,13 +1,12 @@
-// Opt-in (`npm run bench -- me-layers`): where GET /api/me's cost comes from, layer by layer. Bench-only
-// routes on the real app answer the /api/me body without GraphQL, outside and inside the guarded /api prefix.
+// Where GET /api/me's cost comes from, layer by layer. Bench-only routes on the real app answer the /api/me
+// body without GraphQL, outside and inside the guarded /api prefix.
 import type { PreparedSuite, Row, Suite } from "../lib/types.ts";
 import { COLUMNS_EXPLAINED, startMeServers } from "./me.ts";
 
 export const meLayersSuite: Suite = {
   name: "me-layers",
-  title: "GET /api/me cost by layer (diagnostic)",
+  title: "GET /api/me cost by layer",
   targets: [],
-  optIn: true,
 
   async setup(): Promise<PreparedSuite> {
     const servers = await startMeServers((app, body) => {
