@@ -46,8 +46,6 @@ const FIND_REFRESH_TOKEN = `
   JOIN "OAuthClient" c ON c."id" = t."clientId"
   WHERE t."refreshTokenHash" = ?`;
 
-const REVOKED_AT = `SELECT "revokedAt" FROM "OAuthToken" WHERE "id" = ?`;
-
 const ROTATE = `UPDATE "OAuthToken" SET "rotatedAt" = ? WHERE "id" = ? AND "rotatedAt" IS NULL AND "revokedAt" IS NULL`;
 
 const INSERT_TOKENS = `
@@ -91,32 +89,20 @@ export function createOAuthTokenStore(sql: Sql) {
       };
     },
 
-    /** Retires a refresh token; false when it was already rotated or revoked (a race or a replay). */
-    async rotate(tokenId: string): Promise<boolean> {
-      return (await sql.run(ROTATE, [sql.timestamp(new Date()), tokenId])) === 1;
-    },
-
-    /** True when the token row was revoked (or is gone). */
-    async isRevoked(tokenId: string): Promise<boolean> {
-      const row = await sql.one<{ revokedAt: unknown }>(REVOKED_AT, [tokenId]);
-      return !row || row.revokedAt !== null;
-    },
-
-    async insertTokens(row: NewTokenRow): Promise<{ id: string }> {
+    /**
+     * Stores an access token (and its refresh token). With `replacing`, the refresh token being exchanged
+     * is retired in the same transaction, and nothing is stored unless it was still usable: null then (a
+     * race or a replay). Whoever sees the old token rotated therefore also sees its successor.
+     */
+    async insertTokens(row: NewTokenRow, options: { replacing?: string } = {}): Promise<{ id: string } | null> {
       const id = randomUUID();
-      await sql.run(INSERT_TOKENS, [
-        id,
-        row.accessTokenHash,
-        sql.timestamp(row.accessTokenExpiresAt),
-        row.refreshTokenHash,
-        row.scope,
-        row.familyId,
-        row.clientId,
-        row.userId,
-        row.authorizationCodeId,
-        sql.timestamp(new Date()),
-      ]);
-      return { id };
+      const now = sql.timestamp(new Date());
+      const insert = {
+        query: INSERT_TOKENS,
+        params: [id, row.accessTokenHash, sql.timestamp(row.accessTokenExpiresAt), row.refreshTokenHash, row.scope, row.familyId, row.clientId, row.userId, row.authorizationCodeId, now],
+      };
+      const statements = options.replacing ? [{ query: ROTATE, params: [now, options.replacing] }, insert] : [insert];
+      return (await sql.chain(statements)) === statements.length ? { id } : null;
     },
   };
 }

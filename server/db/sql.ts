@@ -4,10 +4,10 @@
 // database URL; statements are written once, with `?` placeholders and double-quoted identifiers
 // (valid on both engines), against the tables Prisma migrates.
 //
-// Statements run one at a time in autocommit: no transaction spans an await, so on SQLite this second
-// connection never holds a lock that Prisma's connection, which blocks the thread while it waits, would
-// wait for. When Prisma holds the write lock across awaits (its own transactions), a write here is
-// retried after a short pause instead of blocking the thread.
+// On SQLite no transaction here spans an await (a chain of writes runs synchronously), so this second
+// connection never holds a lock across other work: Prisma's connection, which blocks the thread while it
+// waits for a lock, never waits for this one. When Prisma holds the write lock across awaits (its own
+// transactions), a write here is retried after a short pause instead of blocking the thread.
 import Database from "better-sqlite3";
 import pg from "pg";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -15,11 +15,19 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface Sql {
   /** The first row the query returns. */
   one<Row>(query: string, params: unknown[]): Promise<Row | undefined>;
-  /** Runs a write; the number of rows it changed. */
-  run(query: string, params: unknown[]): Promise<number>;
+  /**
+   * Runs writes in one transaction, each only if the one before it changed a row (a conditional update,
+   * then what it allows). Returns how many changed rows: fewer than given means the chain stopped there.
+   */
+  chain(statements: Statement[]): Promise<number>;
   /** A timestamp as the engine's DateTime columns hold it (Prisma's encoding). */
   timestamp(date: Date): string;
   close(): Promise<void>;
+}
+
+export interface Statement {
+  query: string;
+  params: unknown[];
 }
 
 export function createSql(databaseUrl: string): Sql {
@@ -40,22 +48,32 @@ function sqliteSql(file: string): Sql {
     return statement;
   };
   const bind = (params: unknown[]) => params.map((p) => (typeof p === "boolean" ? Number(p) : p));
+  const runChain = db.transaction((statements: Statement[]) => {
+    let changed = 0;
+    for (const { query, params } of statements) {
+      if (prepared(query).run(...bind(params)).changes === 0) break;
+      changed += 1;
+    }
+    return changed;
+  });
+
+  async function retryingWhileBusy<T>(attempt: () => T): Promise<T> {
+    for (const started = Date.now(); ; await sleep(BUSY_RETRY_MS)) {
+      try {
+        return attempt();
+      } catch (error) {
+        const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+        if (!busy || Date.now() - started > BUSY_GIVE_UP_MS) throw error;
+      }
+    }
+  }
 
   return {
     async one<Row>(query: string, params: unknown[]) {
       return prepared(query).get(...bind(params)) as Row | undefined;
     },
-    async run(query, params) {
-      const statement = prepared(query);
-      for (const started = Date.now(); ; await sleep(BUSY_RETRY_MS)) {
-        try {
-          return statement.run(...bind(params)).changes;
-        } catch (error) {
-          const busy = (error as { code?: string }).code === "SQLITE_BUSY";
-          if (!busy || Date.now() - started > BUSY_GIVE_UP_MS) throw error;
-        }
-      }
-    },
+    // IMMEDIATE: the write lock is taken at BEGIN, so a busy database refuses before anything ran.
+    chain: (statements) => retryingWhileBusy(() => runChain.immediate(statements)),
     // Prisma's better-sqlite3 adapter stores DateTime as ISO 8601 text with an explicit UTC offset.
     timestamp: (date) => date.toISOString().replace("Z", "+00:00"),
     async close() {
@@ -83,8 +101,23 @@ function postgresSql(connectionString: string): Sql {
       const result = await pool.query(text(query), params);
       return result.rows[0] as Row | undefined;
     },
-    async run(query, params) {
-      return (await pool.query(text(query), params)).rowCount ?? 0;
+    async chain(statements) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        let changed = 0;
+        for (const { query, params } of statements) {
+          if (!(await client.query(text(query), params)).rowCount) break;
+          changed += 1;
+        }
+        await client.query("COMMIT");
+        return changed;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
     },
     // Prisma's TIMESTAMP(3) columns hold UTC without a zone: ISO text, whose `Z` PostgreSQL drops on the cast.
     timestamp: (date) => date.toISOString(),

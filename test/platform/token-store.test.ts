@@ -55,7 +55,7 @@ describe("OAuth token store", () => {
   it("writes tokens that Prisma reads back with the same timestamps", async () => {
     const before = Date.now();
     const input = newTokens();
-    const { id } = await store.insertTokens(input);
+    const { id } = (await store.insertTokens(input))!;
     const row = await db().oAuthToken.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ accessTokenHash: input.accessTokenHash, refreshTokenHash: input.refreshTokenHash, scope: input.scope, familyId: input.familyId });
     expect(row.accessTokenExpiresAt.toISOString()).toBe("2030-01-02T03:04:05.678Z");
@@ -64,9 +64,9 @@ describe("OAuth token store", () => {
     expect(row.rotatedAt).toBeNull();
   });
 
-  it("finds a refresh token with its user and client, and rotates it exactly once", async () => {
+  it("finds a refresh token with its user and client, and stores exactly one successor when two race to replace it", async () => {
     const input = newTokens();
-    const { id } = await store.insertTokens(input);
+    const { id } = (await store.insertTokens(input))!;
     expect(await store.findRefreshToken(input.refreshTokenHash)).toEqual({
       id,
       familyId: input.familyId,
@@ -76,17 +76,23 @@ describe("OAuth token store", () => {
       user: { id: userId, role: "ADMIN", status: "PENDING" },
       client: { id: clientRowId, clientId: "svc_store", name: "Store app", public: true },
     });
-    expect(await Promise.all([store.rotate(id), store.rotate(id)])).toEqual(expect.arrayContaining([true, false]));
+    const successors = [newTokens(), newTokens()];
+    const stored = await Promise.all(successors.map((s) => store.insertTokens(s, { replacing: id })));
+    expect(stored.filter(Boolean)).toHaveLength(1);
+    const rows = await db().oAuthToken.findMany({ where: { accessTokenHash: { in: successors.map((s) => s.accessTokenHash) } } });
+    expect(rows.map((r) => r.id)).toEqual([stored.find(Boolean)!.id]);
     const rotatedAt = (await db().oAuthToken.findUniqueOrThrow({ where: { id } })).rotatedAt;
     expect(Math.abs(rotatedAt!.getTime() - Date.now())).toBeLessThan(5_000);
     expect((await store.findRefreshToken(input.refreshTokenHash))?.rotated).toBe(true);
   });
 
-  it("does not rotate a revoked token", async () => {
+  it("stores nothing in place of a revoked refresh token", async () => {
     const input = newTokens();
-    const { id } = await store.insertTokens(input);
+    const { id } = (await store.insertTokens(input))!;
     await db().oAuthToken.update({ where: { id }, data: { revokedAt: new Date() } });
-    expect(await store.rotate(id)).toBe(false);
+    const successor = newTokens();
+    expect(await store.insertTokens(successor, { replacing: id })).toBeNull();
+    expect(await db().oAuthToken.findUnique({ where: { accessTokenHash: successor.accessTokenHash } })).toBeNull();
     expect((await store.findRefreshToken(input.refreshTokenHash))?.revoked).toBe(true);
   });
 
@@ -99,7 +105,7 @@ describe("OAuth token store", () => {
     });
     await sleep(50); // the transaction has written: it holds the lock
     const input = newTokens();
-    const { id } = await store.insertTokens(input);
+    const { id } = (await store.insertTokens(input))!;
     const written = Date.now();
     await transaction;
     expect(transactionDone).toBeGreaterThan(0);
