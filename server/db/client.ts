@@ -6,8 +6,8 @@ import { PrismaClient as PgClient } from "../generated/postgresql/client.ts";
 // Both clients are generated from the same models; the SQLite one is the canonical TypeScript type.
 export type Db = InstanceType<typeof SqliteClient>;
 
-/** Models whose rows feed cached reads (sessions, tokens, accounts, usage): writes to them are reported. */
-const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "app", "resource", "file"] as const;
+/** Models whose rows feed cached reads (sessions, tokens, OAuth clients, accounts, usage): writes to them are reported. */
+const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "oAuthClient", "app", "resource", "file"] as const;
 const READS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"]);
 
 export function createDb(databaseUrl: string, onWrite: () => void = () => {}): Db {

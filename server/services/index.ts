@@ -26,7 +26,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     sessions,
     accounts: createAccountService({ ...deps, sessions }),
-    oauthClients: createOAuthClientService(deps.db, deps.tokens),
+    oauthClients: createOAuthClientService(deps.db, deps.tokens, deps.cache),
     oauthGrants: createOAuthGrantService(deps.db, deps.tokens),
     oauthDeviceCodes: createOAuthDeviceCodeService(deps),
   };

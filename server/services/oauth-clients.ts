@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
+import type { ReadCache } from "../platform/read-cache.ts";
 import { InvalidRequestError, NotFoundError } from "../errors.ts";
 import { hashToken, randomToken, safeEqual } from "../auth/secrets.ts";
 import { validate, type Check } from "./validation.ts";
@@ -76,8 +77,11 @@ function record(row: ClientRow): OAuthClientRecord {
 
 const notFound = () => new NotFoundError("No OAuth app with this client ID among yours.");
 
-/** `tokens` serves authenticate(), which every token endpoint request runs. */
-export function createOAuthClientService(db: Db, tokens: OAuthTokenStore) {
+/**
+ * authenticate() runs on every token endpoint request: it reads through `tokens` (prepared SQL) and the
+ * read cache, which every write to OAuth clients clears.
+ */
+export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache: ReadCache) {
   async function owned(ownerId: string, clientId: string) {
     const row = await db.oAuthClient.findUnique({ where: { clientId } });
     if (!row || row.ownerId !== ownerId) throw notFound();
@@ -155,7 +159,7 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore) {
      */
     async authenticate(clientId: string, secret: string | undefined | null): Promise<AuthenticatedClient | null> {
       if (!clientId.startsWith("svc_") || clientId.length > 100) return null;
-      const row = await tokens.findClient(clientId);
+      const row = await cache.get(`oauth-client:${clientId}`, () => tokens.findClient(clientId));
       if (!row) return null;
       const { secretHash, ...client } = row;
       if (row.public) return secret ? null : client;

@@ -120,10 +120,12 @@ describe("GraphQL: managing clients", () => {
     expect(invalid.body.data.updateOAuthClient).toMatchObject({ __typename: "InvalidRequestError", code: "invalid_request" });
 
     const rotate = `mutation($id: String!) { rotateOAuthClientSecret(clientId: $id) { __typename ... on OAuthClientWithSecret { clientSecret } ... on Error { code } } }`;
+    const device = (secret: string) => form(new Client(server.url), "/api/oauth/device", { client_id: client.clientId, client_secret: secret });
+    // Used just before, so a cached authentication would still accept it: rotation and deletion must end it at once.
+    expect((await device(client.clientSecret!)).status).toBe(200);
     expect((await stranger.graphql(rotate, { id: client.clientId })).body.data.rotateOAuthClientSecret.code).toBe("not_found");
     const rotated = (await user.graphql(rotate, { id: client.clientId })).body.data.rotateOAuthClientSecret;
     expect(rotated.clientSecret).not.toBe(client.clientSecret);
-    const device = (secret: string) => form(new Client(server.url), "/api/oauth/device", { client_id: client.clientId, client_secret: secret });
     expect((await device(client.clientSecret!)).status).toBe(401);
     expect((await device(rotated.clientSecret)).status).toBe(200);
 
@@ -131,6 +133,7 @@ describe("GraphQL: managing clients", () => {
     expect((await stranger.graphql(remove, { id: client.clientId })).body.data.deleteOAuthClient.code).toBe("not_found");
     expect((await user.graphql(remove, { id: client.clientId })).body.data.deleteOAuthClient).toEqual({ __typename: "OAuthClient", clientId: client.clientId });
     expect((await user.graphql(`{ oauthClients { clientId } }`)).body.data.oauthClients).toEqual([]);
+    expect((await device(rotated.clientSecret)).status).toBe(401);
   });
 
   it("refuses to rotate a public client's secret", async () => {
