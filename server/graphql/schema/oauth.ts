@@ -1,7 +1,7 @@
 // OAuth: the clients a developer registers, the apps a user authorized, and userinfo (REST: /api/oauth/clients,
 // /oauth/userinfo). The protocol endpoints themselves (authorize, token, device, revoke, introspect) are in
 // server/oauth/.
-import { SCOPES } from "../../auth/scopes.ts";
+import { isScope, SCOPE_DESCRIPTIONS, SCOPES } from "../../auth/scopes.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import type { OAuthClientRecord } from "../../services/oauth-clients.ts";
 import { builder } from "../builder.ts";
@@ -50,6 +50,10 @@ const AuthorizedApp = builder
       name: t.exposeString("name"),
       description: t.exposeString("description"),
       scopes: t.exposeStringList("scopes", { description: "The scopes granted" }),
+      permissions: t.stringList({
+        description: "What the granted scopes let the app do, in plain words (as the consent page says them)",
+        resolve: (app) => app.scopes.map((scope) => (isScope(scope) ? SCOPE_DESCRIPTIONS[scope] : scope)),
+      }),
       authorizedAt: t.expose("authorizedAt", { type: "DateTime" }),
     }),
   });
