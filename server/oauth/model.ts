@@ -6,7 +6,7 @@
 // authenticate() is never used.
 import type OAuth2Server from "@node-oauth/oauth2-server";
 import { DEVICE_CODE_GRANT } from "./device-grant.ts";
-import { InvalidGrantError } from "../errors.ts";
+import { InvalidGrantError, InvalidScopeError } from "../errors.ts";
 import { randomToken } from "../auth/secrets.ts";
 import { resolveScope, scopesStillAllowed } from "./scope.ts";
 import type { OAuthClientRecord } from "../services/oauth-clients.ts";
@@ -132,12 +132,14 @@ export function createModel(services: Services): Model {
 
     /**
      * Stores the issued tokens (hashed) in the family of their grant, with only the scopes the user's role
-     * allows now (the library never re-checks a refresh's scope). A refresh exchange retires the old refresh
+     * allows now (the library never re-checks a refresh's scope; none left → invalid_scope, the refresh token
+     * untouched). A refresh exchange retires the old refresh
      * token here, so a refused request (say, a wider scope) leaves it usable. Tokens of a code replayed
      * while they were being issued are revoked at once → invalid_grant.
      */
     async saveToken(token, client, user) {
       const scope = scopesStillAllowed(token.scope ?? [], user);
+      if (!scope.length) throw new InvalidScopeError("This account may no longer use any scope of this grant: authorize the app again.");
       const issued = await oauthGrants.issueTokens({
         accessToken: token.accessToken,
         accessTokenExpiresAt: token.accessTokenExpiresAt!,

@@ -92,6 +92,21 @@ describe("refresh_token grant", () => {
     expect(row.scope).toBe("read:user");
   });
 
+  it("refuses to refresh a grant of which the user's role no longer allows any scope", async () => {
+    const { user, account, client } = await userWithClient(server);
+    const db = server.slipway.platform.db;
+    await db.user.update({ where: { id: account.user.id }, data: { role: "ADMIN" } });
+    const { tokens } = await tokensFor(user, client, "admin");
+    await db.user.update({ where: { id: account.user.id }, data: { role: "USER" } });
+    const refused = await refresh(client, tokens.refresh_token!);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe("invalid_scope");
+    expect(await db.oAuthToken.count({ where: { client: { clientId: client.clientId } } })).toBe(1);
+    // Promoted again, the same refresh token works: the refusal neither used nor revoked it.
+    await db.user.update({ where: { id: account.user.id }, data: { role: "ADMIN" } });
+    expect((await refresh(client, tokens.refresh_token!)).body.scope).toBe("admin");
+  });
+
   it("revokes the whole family when a rotated refresh token is used again", async () => {
     const { user, client } = await userWithClient(server);
     const { tokens } = await tokensFor(user, client);
