@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/auth/secrets.ts";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient } from "./helpers.ts";
+import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient, whileSlow } from "./helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -209,19 +209,8 @@ describe("exchanging the code (openid-client)", () => {
       form(new Client(server.url), "/oauth/token", {
         grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: client.clientId, client_secret: client.clientSecret!,
       });
-    // Slow token storage, as under load, so the second exchange arrives while the first is storing its tokens.
-    const grants = server.slipway.platform.services.oauthGrants;
-    const issueTokens = grants.issueTokens;
-    grants.issueTokens = async (input) => {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return issueTokens(input);
-    };
-    let answers;
-    try {
-      answers = await Promise.all([exchange(), exchange()]);
-    } finally {
-      grants.issueTokens = issueTokens;
-    }
+    // Slow token storage, so the second exchange arrives while the first is storing its tokens.
+    const answers = await whileSlow(server.slipway.platform.services.oauthGrants, "issueTokens", () => Promise.all([exchange(), exchange()]));
     expect(answers.some((a) => a.status === 400 && a.body.error === "invalid_grant")).toBe(true);
     for (const answer of answers.filter((a) => a.status === 200)) {
       const api = new Client(server.url);

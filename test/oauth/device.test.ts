@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/auth/secrets.ts";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { discover, form, hiddenInputs, oidc, registerClient, startOAuthServer, userWithClient, type RegisteredClient } from "./helpers.ts";
+import { discover, form, hiddenInputs, oidc, registerClient, startOAuthServer, userWithClient, whileSlow, type RegisteredClient } from "./helpers.ts";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 const USER_CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
@@ -203,17 +203,12 @@ describe("GET and POST /oauth/device", () => {
   it("throttles wrong codes typed in parallel: each counts before its lookup", async () => {
     const own = await startOAuthServer(); // a fresh counter store, so the address limit stays out of the way
     try {
-      // A slow lookup, as under load, so that the parallel requests overlap even on SQLite.
-      const devices = own.slipway.platform.services.oauthDeviceCodes;
-      const findPending = devices.findPending;
-      devices.findPending = async (input) => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return findPending(input);
-      };
       const user = new Client(own.url);
       await user.signup();
       const csrf = hiddenInputs((await user.get("/oauth/device")).body).csrf_token;
-      const answers = await Promise.all(Array.from({ length: 20 }, () => form(user, "/oauth/device", { csrf_token: csrf, user_code: "BBBB-BBBB" })));
+      const guesses = () => Promise.all(Array.from({ length: 20 }, () => form(user, "/oauth/device", { csrf_token: csrf, user_code: "BBBB-BBBB" })));
+      // A slow lookup, so that the parallel requests overlap.
+      const answers = await whileSlow(own.slipway.platform.services.oauthDeviceCodes, "findPending", guesses);
       const statuses = answers.map((a) => a.status);
       expect(statuses.filter((s) => s === 400)).toHaveLength(10);
       expect(statuses.filter((s) => s === 429)).toHaveLength(10);

@@ -95,3 +95,20 @@ export function bearer(server: TestServer, accessToken: string): Client {
   api.token = accessToken;
   return api;
 }
+
+/**
+ * Runs `work` while `service[method]` answers 100 ms late, as under load, so that parallel requests overlap
+ * even on SQLite (where they would otherwise run one after another); the method is restored afterwards.
+ */
+export async function whileSlow<S extends object, K extends keyof S, T>(service: S, method: K, work: () => Promise<T>): Promise<T> {
+  const original = service[method] as (...args: unknown[]) => Promise<unknown>;
+  service[method] = (async (...args: unknown[]) => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return original(...args);
+  }) as S[K];
+  try {
+    return await work();
+  } finally {
+    service[method] = original as S[K];
+  }
+}

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient, type RegisteredClient } from "./helpers.ts";
+import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient, whileSlow, type RegisteredClient } from "./helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -126,19 +126,9 @@ describe("refresh_token grant", () => {
   it("revokes the whole family when one refresh token is exchanged twice at once, whichever exchange wins", async () => {
     const { user, client } = await userWithClient(server);
     const { tokens } = await tokensFor(user, client);
-    // Slow token storage, as under load, so both exchanges find the token usable before either stores.
-    const grants = server.slipway.platform.services.oauthGrants;
-    const issueTokens = grants.issueTokens;
-    grants.issueTokens = async (input) => {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      return issueTokens(input);
-    };
-    let answers;
-    try {
-      answers = await Promise.all([refresh(client, tokens.refresh_token!), refresh(client, tokens.refresh_token!)]);
-    } finally {
-      grants.issueTokens = issueTokens;
-    }
+    // Slow token storage, so both exchanges find the token usable before either stores.
+    const twice = () => Promise.all([refresh(client, tokens.refresh_token!), refresh(client, tokens.refresh_token!)]);
+    const answers = await whileSlow(server.slipway.platform.services.oauthGrants, "issueTokens", twice);
     expect(answers.map((a) => a.status).sort()).toEqual([200, 400]);
     expect(answers.find((a) => a.status === 400)!.body.error).toBe("invalid_grant");
     for (const answer of answers.filter((a) => a.status === 200)) expect(await userinfoStatus(answer.body.access_token)).toBe(401);
