@@ -2,6 +2,7 @@
 import { graphql } from "$lib/gql";
 import { graphqlClient, resetGraphqlClient } from "$lib/graphql/client";
 import { problemFrom, type Problem } from "./errors";
+import { mutate } from "./mutate";
 import { toast } from "./toast.svelte";
 
 export type Outcome = { ok: true } | { ok: false; problem: Problem };
@@ -65,22 +66,18 @@ const LogoutMutation = graphql(`
 `);
 
 export async function signup(input: { email: string; name: string; password: string }): Promise<Outcome> {
-  const result = await graphqlClient().mutation(SignupMutation, { input }).toPromise();
-  const answer = result.data?.signup;
-  if (!answer) return { ok: false, problem: problemFrom(result.error) };
-  if (answer.__typename !== "AuthPayload") return { ok: false, problem: problemFrom(answer) };
+  const signedUp = await mutate(SignupMutation, { input }, "signup", ["AuthPayload"]);
+  if (!signedUp.ok) return signedUp;
   resetGraphqlClient();
-  toast.success(`Welcome to Slipway, ${answer.user.name}.`);
+  toast.success(`Welcome to Slipway, ${signedUp.value.user.name}.`);
   return { ok: true };
 }
 
 export async function login(input: { email: string; password: string }): Promise<Outcome> {
-  const result = await graphqlClient().mutation(LoginMutation, { input }).toPromise();
-  const answer = result.data?.login;
-  if (!answer) return { ok: false, problem: problemFrom(result.error) };
-  if (answer.__typename !== "AuthPayload") return { ok: false, problem: problemFrom(answer) };
+  const signedIn = await mutate(LoginMutation, { input }, "login", ["AuthPayload"]);
+  if (!signedIn.ok) return signedIn;
   resetGraphqlClient();
-  toast.success(`Signed in as ${answer.user.name}.`);
+  toast.success(`Signed in as ${signedIn.value.user.name}.`);
   return { ok: true };
 }
 

@@ -5,12 +5,13 @@ import { invalidate } from "$app/navigation";
 import { graphql } from "$lib/gql";
 import { graphqlClient } from "$lib/graphql/client";
 import { problemFrom, type Problem } from "./errors";
+import { mutate, type Outcome } from "./mutate";
 import { toast } from "./toast.svelte";
 
 /** The OAuth apps page's load depends on this; every successful change here reloads it. */
 export const OAUTH_APPS_DEPENDENCY = "app:oauth-apps";
 
-export type Outcome<T = void> = { ok: true; value: T } | { ok: false; problem: Problem };
+export type { Outcome };
 
 /** A client secret as the server answers it: once, right after it is created or replaced. */
 export interface RevealedSecret {
@@ -125,43 +126,37 @@ function failed<T>(problem: Problem, notice?: string): Outcome<T> {
 
 /** The secret comes back for a confidential client only; a public one has none. */
 export async function registerClient(input: OAuthClientValues & { public: boolean }): Promise<Outcome<RevealedSecret | null>> {
-  const result = await graphqlClient().mutation(CreateMutation, { input }).toPromise();
-  const answer = result.data?.createOAuthClient;
-  if (!answer) return failed(problemFrom(result.error));
-  if (answer.__typename === "InvalidRequestError") return failed(problemFrom(answer));
-  toast.success(`Registered ${answer.name}.`);
+  const created = await mutate(CreateMutation, { input }, "createOAuthClient", ["OAuthClient", "OAuthClientWithSecret"]);
+  if (!created.ok) return failed(created.problem);
+  const client = created.value;
+  toast.success(`Registered ${client.name}.`);
   await refresh();
-  const secret = answer.__typename === "OAuthClientWithSecret" ? answer.clientSecret : null;
-  return { ok: true, value: secret ? { clientId: answer.clientId, name: answer.name, clientSecret: secret, rotated: false } : null };
+  const secret = client.__typename === "OAuthClientWithSecret" ? client.clientSecret : null;
+  return { ok: true, value: secret ? { clientId: client.clientId, name: client.name, clientSecret: secret, rotated: false } : null };
 }
 
 export async function updateClient(clientId: string, input: OAuthClientValues): Promise<Outcome> {
-  const result = await graphqlClient().mutation(UpdateMutation, { clientId, input }).toPromise();
-  const answer = result.data?.updateOAuthClient;
-  if (!answer) return failed(problemFrom(result.error));
-  if (answer.__typename !== "OAuthClient") return failed(problemFrom(answer));
-  toast.success(`Saved ${answer.name}.`);
+  const updated = await mutate(UpdateMutation, { clientId, input }, "updateOAuthClient", ["OAuthClient"]);
+  if (!updated.ok) return failed(updated.problem);
+  toast.success(`Saved ${updated.value.name}.`);
   await refresh();
   return { ok: true, value: undefined };
 }
 
 export async function deleteClient(clientId: string): Promise<Outcome> {
-  const result = await graphqlClient().mutation(DeleteMutation, { clientId }).toPromise();
-  const answer = result.data?.deleteOAuthClient;
-  if (!answer) return failed(problemFrom(result.error), "Could not delete the app.");
-  if (answer.__typename !== "OAuthClient") return failed(problemFrom(answer), "Could not delete the app.");
-  toast.success(`Deleted ${answer.name}.`);
+  const deleted = await mutate(DeleteMutation, { clientId }, "deleteOAuthClient", ["OAuthClient"]);
+  if (!deleted.ok) return failed(deleted.problem, "Could not delete the app.");
+  toast.success(`Deleted ${deleted.value.name}.`);
   await refresh();
   return { ok: true, value: undefined };
 }
 
 export async function rotateSecret(clientId: string): Promise<Outcome<RevealedSecret>> {
-  const result = await graphqlClient().mutation(RotateMutation, { clientId }).toPromise();
-  const answer = result.data?.rotateOAuthClientSecret;
-  if (!answer) return failed(problemFrom(result.error), "Could not rotate the secret.");
-  if (answer.__typename !== "OAuthClientWithSecret") return failed(problemFrom(answer), "Could not rotate the secret.");
-  toast.success(`${answer.name} has a new secret; the old one no longer works.`);
-  return { ok: true, value: { clientId: answer.clientId, name: answer.name, clientSecret: answer.clientSecret, rotated: true } };
+  const rotated = await mutate(RotateMutation, { clientId }, "rotateOAuthClientSecret", ["OAuthClientWithSecret"]);
+  if (!rotated.ok) return failed(rotated.problem, "Could not rotate the secret.");
+  const client = rotated.value;
+  toast.success(`${client.name} has a new secret; the old one no longer works.`);
+  return { ok: true, value: { clientId: client.clientId, name: client.name, clientSecret: client.clientSecret, rotated: true } };
 }
 
 export async function revokeApp(app: { clientId: string; name: string }): Promise<Outcome> {
