@@ -95,9 +95,17 @@ export const meSuite: Suite = {
 
   explain(rows: Row[]) {
     const rest = rows.find((r) => r.scenario.name === "rest");
+    const baseline = rows.find((r) => r.scenario.name === "baseline");
     const verdict = rest
       ? `REST reached **${rest.ratio.toFixed(2)}×** the plain route: the target (≥ 0.6×) is ${rest.ratio >= 0.6 ? "**met**" : "**missed**"}.`
       : "REST was not measured in this run.";
+    // What 0.6× leaves: the plain route's cost is Fastify plus one socket write per answer.
+    const budget = baseline && Math.round(baseline.serverMicrosPerRequest / 0.6 - baseline.serverMicrosPerRequest);
+    const ceiling = budget
+      ? `At 0.6× a request may cost ${budget} µs more than the plain route's ${Math.round(baseline!.serverMicrosPerRequest)} µs, for the session lookup, ` +
+        "the rate-limit count, its headers and GraphQL execution together: compare that budget with what each layer costs in the " +
+        "layer breakdown (`me-layers`)."
+      : "";
     return [
       COLUMNS_EXPLAINED,
       "The plain route is the ceiling for this body on this machine (Fastify's own cost), so the ratio shows what Slipway's",
@@ -105,6 +113,7 @@ export const meSuite: Suite = {
       "security headers), the GraphQL context and `execute` of the REST document parsed and validated at boot (REST), or",
       "yoga's fetch-API request pipeline with its parse/validate caches (GraphQL).",
       verdict,
+      ceiling,
     ].join(" ");
   },
 };
