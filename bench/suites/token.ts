@@ -96,8 +96,8 @@ export const tokenSuite: Suite = {
       COLUMNS_EXPLAINED.replace("the plain Fastify route", "the baseline"),
       "Each Slipway request authenticates the client (SHA-256 of the secret, constant-time compare, the client row from the read cache),",
       "looks the refresh token up by its hash, then retires it and stores the new access/refresh pair in one transaction (a conditional",
-      "update first, so a raced or replayed token stores nothing and revokes its family): one durable commit, where oidc-provider makes three",
-      "(consume, refresh token, access token), all as prepared statements (server/db/sql.ts). Both run SQLite with its default `synchronous=FULL`,",
+      "update first, so a raced or replayed token stores nothing and revokes its family), Slipway's statements being prepared SQL",
+      "(server/db/sql.ts): one durable commit, where oidc-provider makes three (consume, refresh token, access token). Both run SQLite with its default `synchronous=FULL`,",
       "so each commit waits for the disk: the rounds vary with the host's disk latency more than with either server's CPU work.",
       verdict,
     ].join(" ");
