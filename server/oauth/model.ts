@@ -135,7 +135,7 @@ export function createModel(services: Services): Model {
      * allows now (the library never re-checks a refresh's scope; none left → invalid_scope, the refresh token
      * untouched). A refresh exchange retires the old refresh
      * token here, so a refused request (say, a wider scope) leaves it usable. Tokens of a code replayed
-     * while they were being issued are revoked at once → invalid_grant.
+     * while they were being issued, or of an app the user revoked meanwhile, are revoked at once → invalid_grant.
      */
     async saveToken(token, client, user) {
       const scope = scopesStillAllowed(token.scope ?? [], user);
@@ -151,10 +151,11 @@ export function createModel(services: Services): Model {
         authorizationCodeId: user.authorizationCodeId,
         replacesTokenId: user.refreshTokenId,
       });
-      if (!issued) {
+      if (issued === "replayed") {
         const grant = user.refreshTokenId ? "refresh token" : "authorization code";
         throw new InvalidGrantError(`This ${grant} was presented twice; its tokens have been revoked.`);
       }
+      if (issued === "withdrawn") throw new InvalidGrantError("The user revoked this app's access while its tokens were being issued.");
       return { accessToken: token.accessToken, accessTokenExpiresAt: token.accessTokenExpiresAt, refreshToken: token.refreshToken, scope, client, user };
     },
 

@@ -8,7 +8,9 @@
 // (replayedAt) before its tokens are revoked, and issueTokens checks the mark after storing: whichever
 // comes second sees the other's write, and no token of a replayed code stays usable. A refresh token is
 // retired in the same transaction that stores its successor, so whoever finds it rotated (and revokes the
-// family) finds the successor too.
+// family) finds the successor too. Revoking an app deletes the user's consent before it revokes tokens, and
+// a new grant (code or device) checks the consent after storing its tokens: an exchange in flight while the
+// user revokes the app keeps nothing usable either.
 import { randomUUID } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
@@ -46,6 +48,9 @@ export interface NewTokens {
   /** The refresh token these tokens replace: retired as they are stored, and nothing stored unless it was still usable. */
   replacesTokenId?: string;
 }
+
+/** What issueTokens did: stored the tokens, or revoked them at once (their grant was replayed, or the user withdrew the app's access meanwhile). */
+export type Issuance = "issued" | "replayed" | "withdrawn";
 
 const userSelect = { id: true, role: true, status: true } as const;
 const clientSelect = { id: true, clientId: true, name: true, public: true } as const;
@@ -97,10 +102,11 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
     },
 
     /**
-     * Stores the tokens; false when the refresh token they replace was already used (its family is then
-     * revoked), or their code was replayed meanwhile (then they are revoked at once).
+     * Stores the tokens. Refused: the refresh token they replace was already used (its family is then
+     * revoked), their code was replayed meanwhile, or, for a new grant, the user revoked the app meanwhile
+     * (then they are revoked at once).
      */
-    async issueTokens(input: NewTokens): Promise<boolean> {
+    async issueTokens(input: NewTokens): Promise<Issuance> {
       const familyId = input.familyId ?? randomUUID();
       // Refresh tokens do not expire (no refreshTokenExpiresAt): rotation and revocation end them.
       const stored = await tokens.insertTokens({
@@ -115,13 +121,23 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
       }, { replacing: input.replacesTokenId });
       if (!stored) {
         await revokeFamilies([familyId]);
-        return false;
+        return "replayed";
       }
-      if (!input.authorizationCodeId) return true;
-      const code = await db.oAuthAuthorizationCode.findUnique({ where: { id: input.authorizationCodeId }, select: { replayedAt: true } });
-      if (!code?.replayedAt) return true;
-      await revokeTokensOfCode(input.authorizationCodeId);
-      return false;
+      if (input.authorizationCodeId) {
+        const code = await db.oAuthAuthorizationCode.findUnique({ where: { id: input.authorizationCodeId }, select: { replayedAt: true } });
+        if (code?.replayedAt) {
+          await revokeTokensOfCode(input.authorizationCodeId);
+          return "replayed";
+        }
+      }
+      if (!input.replacesTokenId) {
+        const where = { userId_clientId: { userId: input.userId, clientId: input.clientId } };
+        if (!(await db.oAuthConsent.findUnique({ where, select: { id: true } }))) {
+          await revokeFamilies([familyId]);
+          return "withdrawn";
+        }
+      }
+      return "issued";
     },
 
     /** A refresh token that may be used now; presenting a rotated one revokes its whole family. */
@@ -184,20 +200,20 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
       return consents.map((c) => ({ ...c.client, scopes: parseScope(c.scope).scopes as string[], authorizedAt: c.createdAt, updatedAt: c.updatedAt }));
     },
 
-    /** Forgets the consent and revokes every token the app holds for the user. Idempotent. */
+    /** Forgets the consent, then revokes every token the app holds for the user (see the header for the order). Idempotent. */
     async revokeApp(userId: string, clientId: string): Promise<boolean> {
       const client = await db.oAuthClient.findUnique({ where: { clientId }, select: { id: true } });
       if (!client) return false;
       const now = new Date();
       const where = { userId, clientId: client.id };
-      const [consents, tokens] = await Promise.all([
-        db.oAuthConsent.deleteMany({ where }),
+      const consents = await db.oAuthConsent.deleteMany({ where });
+      const [revoked] = await Promise.all([
         db.oAuthToken.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } }),
         // Grants approved but not yet exchanged would otherwise still turn into tokens.
         db.oAuthAuthorizationCode.updateMany({ where: { ...where, usedAt: null }, data: { usedAt: now } }),
         db.oAuthDeviceCode.updateMany({ where: { ...where, status: "APPROVED" }, data: { status: "DENIED" } }),
       ]);
-      return consents.count + tokens.count > 0;
+      return consents.count + revoked.count > 0;
     },
   };
 }

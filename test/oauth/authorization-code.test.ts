@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/auth/secrets.ts";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient, whileSlow } from "./helpers.ts";
+import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, exchangeWhileRevoking, userWithClient, whileSlow } from "./helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -219,6 +219,20 @@ describe("exchanging the code (openid-client)", () => {
     }
     const rows = await server.slipway.platform.db.oAuthToken.findMany({ where: { client: { clientId: client.clientId } } });
     expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => row.revokedAt)).toBe(true);
+  });
+
+  it("keeps nothing usable from a code exchanged while the user revokes the app", async () => {
+    const { user, client } = await userWithClient(server);
+    const code = (await authorize(user, codeParams(client.clientId))).location.searchParams.get("code")!;
+    const { answer, rows } = await exchangeWhileRevoking(server, user, client.clientId, () =>
+      form(new Client(server.url), "/oauth/token", {
+        grant_type: "authorization_code", code, redirect_uri: REDIRECT, client_id: client.clientId, client_secret: client.clientSecret!,
+      }),
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe("invalid_grant");
+    expect(rows.length).toBe(1);
     expect(rows.every((row) => row.revokedAt)).toBe(true);
   });
 });

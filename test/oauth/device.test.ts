@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/auth/secrets.ts";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { discover, form, hiddenInputs, oidc, registerClient, startOAuthServer, userWithClient, whileSlow, type RegisteredClient } from "./helpers.ts";
+import { discover, form, hiddenInputs, oidc, registerClient, startOAuthServer, userWithClient, exchangeWhileRevoking, whileSlow, type RegisteredClient } from "./helpers.ts";
 
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 const USER_CODE = /^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/;
@@ -235,6 +235,17 @@ describe("GET and POST /oauth/device", () => {
     } finally {
       await own.close();
     }
+  });
+
+  it("keeps nothing usable from a poll answered while the user revokes the app", async () => {
+    const { user, client } = await userWithClient(server);
+    const device = await startDevice(client);
+    expect((await decide(user, device.user_code, "approve")).status).toBe(200);
+    const { answer, rows } = await exchangeWhileRevoking(server, user, client.clientId, () => poll(client, device.device_code));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe("invalid_grant");
+    expect(rows.length).toBe(1);
+    expect(rows.every((row) => row.revokedAt)).toBe(true);
   });
 });
 

@@ -112,3 +112,19 @@ export async function whileSlow<S extends object, K extends keyof S, T>(service:
     service[method] = original as S[K];
   }
 }
+
+/**
+ * Starts `exchange` (a token request for a new grant) while token storage is slow, and meanwhile the user
+ * revokes the client in the dashboard: the answer, and every token row of the client afterwards.
+ */
+export async function exchangeWhileRevoking(server: TestServer, user: Client, clientId: string, exchange: () => Promise<{ status: number; body: any }>) {
+  const answer = await whileSlow(server.slipway.platform.services.oauthGrants, "issueTokens", async () => {
+    const exchanging = exchange();
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    const revoked = await user.graphql(`mutation($id: String!) { revokeAuthorizedApp(clientId: $id) }`, { id: clientId });
+    expect(revoked.body.data.revokeAuthorizedApp).toBe(true);
+    return exchanging;
+  });
+  const rows = await server.slipway.platform.db.oAuthToken.findMany({ where: { client: { clientId } } });
+  return { answer, rows };
+}
