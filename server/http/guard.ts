@@ -17,7 +17,7 @@ declare module "fastify" {
 const GUARDED = /^\/(api|graphql|oauth)(\/|$)/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Deeper JSON than any route takes; past it, later recursive walks (GraphQL variables) could overflow. */
-export const MAX_BODY_DEPTH = 64;
+const MAX_BODY_DEPTH = 64;
 
 export function isGuarded(request: FastifyRequest): boolean {
   return GUARDED.test(routePath(request));
