@@ -8,6 +8,10 @@
 // connection never holds a lock across other work: Prisma's connection, which blocks the thread while it
 // waits for a lock, never waits for this one. When Prisma holds the write lock across awaits (its own
 // transactions), a write here is retried after a short pause instead of blocking the thread.
+//
+// SQLite commits wait for the disk (synchronous=FULL) on the event loop's thread, so chains requested in
+// the same turn of the event loop share one transaction and one commit (group commit). Each chain runs in
+// its own savepoint: one that fails is rolled back alone, and every caller hears only after the commit.
 import Database from "better-sqlite3";
 import pg from "pg";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -35,6 +39,13 @@ export function createSql(databaseUrl: string): Sql {
 }
 
 const BUSY_RETRY_MS = 2;
+
+interface PendingChain {
+  statements: Statement[];
+  resolve(changed: number): void;
+  reject(error: unknown): void;
+}
+type ChainOutcome = { changed: number } | { error: unknown };
 const BUSY_GIVE_UP_MS = 10_000;
 
 function sqliteSql(file: string): Sql {
@@ -56,6 +67,16 @@ function sqliteSql(file: string): Sql {
     }
     return changed;
   });
+  // Nested in runGroup, each runChain is a savepoint: a chain that throws is rolled back on its own.
+  const runGroup = db.transaction((group: PendingChain[]) =>
+    group.map((pending): ChainOutcome => {
+      try {
+        return { changed: runChain(pending.statements) };
+      } catch (error) {
+        return { error };
+      }
+    }),
+  );
 
   async function retryingWhileBusy<T>(attempt: () => T): Promise<T> {
     for (const started = Date.now(); ; await sleep(BUSY_RETRY_MS)) {
@@ -68,12 +89,28 @@ function sqliteSql(file: string): Sql {
     }
   }
 
+  let waiting: PendingChain[] = [];
+  async function commitWaiting() {
+    const group = waiting;
+    waiting = [];
+    try {
+      // IMMEDIATE: the write lock is taken at BEGIN, so a busy database refuses before anything ran.
+      const outcomes = await retryingWhileBusy(() => runGroup.immediate(group));
+      outcomes.forEach((outcome, i) => ("error" in outcome ? group[i].reject(outcome.error) : group[i].resolve(outcome.changed)));
+    } catch (error) {
+      for (const pending of group) pending.reject(error);
+    }
+  }
+
   return {
     async one<Row>(query: string, params: unknown[]) {
       return prepared(query).get(...bind(params)) as Row | undefined;
     },
-    // IMMEDIATE: the write lock is taken at BEGIN, so a busy database refuses before anything ran.
-    chain: (statements) => retryingWhileBusy(() => runChain.immediate(statements)),
+    chain: (statements) =>
+      new Promise<number>((resolve, reject) => {
+        if (waiting.length === 0) setImmediate(commitWaiting);
+        waiting.push({ statements, resolve, reject });
+      }),
     // Prisma's better-sqlite3 adapter stores DateTime as ISO 8601 text with an explicit UTC offset.
     timestamp: (date) => date.toISOString().replace("Z", "+00:00"),
     async close() {

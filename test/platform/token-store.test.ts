@@ -1,6 +1,7 @@
 // The token endpoint's prepared SQL (server/db/oauth-token-store.ts) against the tables Prisma migrates:
 // rows it writes must read back through Prisma unchanged, on SQLite and on PostgreSQL, and on SQLite a
 // write must wait for a Prisma transaction holding the write lock rather than fail or block the thread.
+// Writes requested together are committed together on SQLite, each still all-or-nothing.
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOAuthTokenStore, type NewTokenRow, type OAuthTokenStore } from "../../server/db/oauth-token-store.ts";
@@ -94,6 +95,25 @@ describe("OAuth token store", () => {
     expect(await store.insertTokens(successor, { replacing: id })).toBeNull();
     expect(await db().oAuthToken.findUnique({ where: { accessTokenHash: successor.accessTokenHash } })).toBeNull();
     expect((await store.findRefreshToken(input.refreshTokenHash))?.revoked).toBe(true);
+  });
+
+  it("rolls back only the failing one of writes requested together, and keeps the others", async () => {
+    const existing = newTokens();
+    await store.insertTokens(existing);
+    const exchanged = newTokens();
+    const { id: exchangedId } = (await store.insertTokens(exchanged))!;
+    const [first, clash, last] = [newTokens(), { ...newTokens(), accessTokenHash: existing.accessTokenHash }, newTokens()];
+    // Same turn of the event loop: on SQLite these three share one transaction and one commit.
+    const outcomes = await Promise.allSettled([
+      store.insertTokens(first),
+      store.insertTokens(clash, { replacing: exchangedId }),
+      store.insertTokens(last),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    const stored = await db().oAuthToken.findMany({ where: { refreshTokenHash: { in: [first, clash, last].map((t) => t.refreshTokenHash) } } });
+    expect(stored.map((t) => t.refreshTokenHash).sort()).toEqual([first.refreshTokenHash, last.refreshTokenHash].sort());
+    // The clashing chain's first write (retiring the exchanged token) was rolled back with it.
+    expect((await store.findRefreshToken(exchanged.refreshTokenHash))?.rotated).toBe(false);
   });
 
   it.skipIf(process.env.TEST_DATABASE === "postgres")("waits for a Prisma transaction that holds SQLite's write lock, then writes", async () => {
