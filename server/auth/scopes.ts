@@ -19,8 +19,14 @@ export function isScope(value: string): value is Scope {
   return (SCOPES as readonly string[]).includes(value);
 }
 
-export function scopesForRole(role: "USER" | "ADMIN"): Set<Scope> {
-  return new Set(SCOPES.filter((s) => s !== "admin" || role === "ADMIN"));
+const ROLE_SCOPES: Record<"USER" | "ADMIN", ReadonlySet<Scope>> = {
+  USER: new Set(SCOPES.filter((s) => s !== "admin")),
+  ADMIN: new Set(SCOPES),
+};
+
+/** Every scope the role allows (shared sets: read-only). */
+export function scopesForRole(role: "USER" | "ADMIN"): ReadonlySet<Scope> {
+  return ROLE_SCOPES[role];
 }
 
 /** Parses a space-separated scope string; unknown names are returned separately. */

@@ -17,7 +17,7 @@ export interface ViewerUser {
 
 export interface Viewer {
   user: ViewerUser;
-  scopes: Set<Scope>;
+  scopes: ReadonlySet<Scope>;
   requestsPerMinute: number;
   via: { kind: "session"; sessionId: string } | { kind: "token"; tokenId: string; clientId: string };
 }
@@ -44,7 +44,7 @@ const userSelect = {
 export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultRequestsPerMinute: number }): Authenticate {
   const { db, cache, defaultRequestsPerMinute } = deps;
 
-  function viewerOf(user: ViewerUser & { quota: { requestsPerMinute: number } | null }, scopes: Set<Scope>, via: Viewer["via"]): Viewer {
+  function viewerOf(user: ViewerUser & { quota: { requestsPerMinute: number } | null }, scopes: ReadonlySet<Scope>, via: Viewer["via"]): Viewer {
     const { quota, ...rest } = user;
     return { user: rest, scopes, requestsPerMinute: quota?.requestsPerMinute ?? defaultRequestsPerMinute, via };
   }

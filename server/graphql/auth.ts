@@ -11,14 +11,16 @@ import {
 } from "../errors.ts";
 import type { Context } from "./context.ts";
 
-export function authScopesFor(ctx: Context) {
+type AuthScopes = Record<Scope | "authenticated" | "session", boolean>;
+
+/** Called once per operation; a plain loop, since it runs on every request. */
+export function authScopesFor(ctx: Context): AuthScopes {
   const viewer = ctx.viewer;
-  const active = viewer?.user.status === "ACTIVE";
   const usable = !!viewer && viewer.user.status !== "SUSPENDED";
-  const granted = Object.fromEntries(
-    SCOPES.map((s) => [s, usable && viewer.scopes.has(s) && (active || !WRITE_SCOPES.has(s))]),
-  ) as Record<Scope, boolean>;
-  return { ...granted, authenticated: usable, session: usable && viewer.via.kind === "session" };
+  const active = usable && viewer.user.status === "ACTIVE";
+  const granted = { authenticated: usable, session: usable && viewer.via.kind === "session" } as AuthScopes;
+  for (const scope of SCOPES) granted[scope] = usable && viewer.scopes.has(scope) && (active || !WRITE_SCOPES.has(scope));
+  return granted;
 }
 
 function failedScopes(failure: AuthFailure): string[] {

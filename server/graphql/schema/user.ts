@@ -34,6 +34,10 @@ export const Quota = builder.objectRef<QuotaShape>("Quota").implement({
   }),
 });
 
+// Your own quota with read:user; anyone's with admin.
+const OWN_QUOTA = { "read:user": true } as const;
+const ANY_QUOTA = { admin: true } as const;
+
 export const User = builder.prismaObject("User", {
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -46,8 +50,7 @@ export const User = builder.prismaObject("User", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     quota: t.field({
       type: Quota,
-      // Your own quota with read:user; anyone's with admin.
-      authScopes: (user, _args, ctx) => (ctx.viewer?.user.id === user.id ? { "read:user": true } : { admin: true }),
+      authScopes: (user, _args, ctx) => (ctx.viewer?.user.id === user.id ? OWN_QUOTA : ANY_QUOTA),
       resolve: (user, _args, ctx) => ctx.services.accounts.quotaOf(user.id),
     }),
   }),
