@@ -47,15 +47,19 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
     refuseCrossSite(request);
   });
 
-  app.addHook("preValidation", async (request) => {
-    if (!isGuarded(request)) return;
-    for (const input of [request.body, request.query]) {
-      const problem = inspect(input);
-      // Databases refuse NUL in text (PostgreSQL errors out): a clear 400 before anything runs.
-      if (problem === "nul") throw new InvalidRequestError("Text must not contain NUL (\\u0000) characters.");
-      if (problem === "too_deep") throw new InvalidRequestError(`The body is nested too deeply: at most ${MAX_BODY_DEPTH} levels of objects and arrays.`);
-    }
+  app.addHook("preValidation", (request, _reply, done) => {
+    done(isGuarded(request) ? inputProblem(request) : undefined);
   });
+}
+
+function inputProblem(request: FastifyRequest): InvalidRequestError | undefined {
+  for (const input of [request.body, request.query]) {
+    const problem = inspect(input);
+    // Databases refuse NUL in text (PostgreSQL errors out): a clear 400 before anything runs.
+    if (problem === "nul") return new InvalidRequestError("Text must not contain NUL (\\u0000) characters.");
+    if (problem === "too_deep") return new InvalidRequestError(`The body is nested too deeply: at most ${MAX_BODY_DEPTH} levels of objects and arrays.`);
+  }
+  return undefined;
 }
 
 /** Walks parsed input without recursion, so no nesting can overflow the stack. */

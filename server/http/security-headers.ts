@@ -8,9 +8,10 @@ const DEFAULTS: Record<string, string> = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
+/** Set as the request arrives (a synchronous hook: no promise per request); whatever the route sets later wins. */
 export function registerSecurityHeaders(app: FastifyInstance) {
-  app.addHook("onSend", async (_request, reply, payload) => {
-    for (const [name, value] of Object.entries(DEFAULTS)) if (!reply.hasHeader(name)) reply.header(name, value);
-    return payload;
+  app.addHook("onRequest", (_request, reply, done) => {
+    reply.headers(DEFAULTS);
+    done();
   });
 }
