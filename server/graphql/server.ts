@@ -33,6 +33,10 @@ function documentChecks(formatError: (error: unknown) => GraphQLError): Plugin {
   };
 }
 
+function isStreamed(contentType: string | null): boolean {
+  return /^(text\/event-stream|multipart\/mixed)/i.test(contentType ?? "");
+}
+
 export async function registerGraphQL(app: FastifyInstance, platform: Platform, schema: GraphQLSchema) {
   const formatError = (error: unknown) => formatGraphQLError(error, (e) => app.log.error({ err: e }, "graphql request failed"));
   const yoga = createYoga<ServerContext>({
@@ -56,7 +60,8 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         response.headers.forEach((value, key) => void reply.header(key, value));
         reply.status(response.status);
-        return reply.send(response.body);
+        // A single result is sent as one buffer; only event streams and incremental delivery are piped.
+        return reply.send(isStreamed(response.headers.get("content-type")) ? response.body : Buffer.from(await response.arrayBuffer()));
       },
     });
   });

@@ -87,6 +87,28 @@ describe("GraphQL subscriptions over graphql-ws on /graphql", () => {
   });
 });
 
+describe("subscriptions over HTTP (server-sent events)", () => {
+  it("streams the viewer as an event and keeps the response open for the next one", async () => {
+    const user = new Client(server.url);
+    const { name } = await user.signup();
+    const abort = new AbortController();
+    const res = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { cookie: user.cookie!, "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ query: VIEWER }),
+      signal: abort.signal,
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    let received = "";
+    while (!received.includes("\n\n")) received += new TextDecoder().decode((await reader.read()).value);
+    expect(received).toContain("event: next");
+    expect(JSON.parse(received.split("data: ")[1].split("\n")[0]).data.viewer.user).toEqual({ name });
+    abort.abort();
+  });
+});
+
 describe("bad documents over graphql-ws", () => {
   it("answers a syntax error with an invalid_request error on the operation and keeps the connection", async () => {
     const client = wsClient({ lazy: false });
