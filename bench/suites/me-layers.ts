@@ -21,7 +21,10 @@ export const meLayersSuite: Suite = {
         { name: "guard", label: "+ guard, `GET /api/bench/me` (auth, rate limit, headers)", target: { url: `${servers.slipwayUrl}/api/bench/me`, headers } },
         { ...servers.rest, label: "+ GraphQL `execute`: REST `GET /api/me`" },
       ],
-      setupNotes: [...servers.setupNotes, "`/bench/me` and `/api/bench/me` are bench-only routes added to the app before it listens; they return the same body without GraphQL."],
+      setupNotes: [
+        ...servers.setupNotes,
+        "`/bench/me` and `/api/bench/me` are bench-only routes added to the app before it listens; they return the same body without GraphQL.",
+      ],
       close: servers.close,
     };
   },
@@ -36,6 +39,6 @@ export const meLayersSuite: Suite = {
     const parts = steps
       .filter(([, from, to]) => from !== undefined && to !== undefined)
       .map(([what, from, to]) => `${what} ≈ ${Math.round(to! - from!)} µs`);
-    return `${COLUMNS_EXPLAINED} Each row adds one layer to the one above; differences of server µs/req: ${parts.join(", ") || "n/a"}.`;
+    return `${COLUMNS_EXPLAINED} Each row adds one layer to the one above; differences of server µs/req: ${parts.join(", ") || "n/a"}. For the least that \`execute\` alone costs, see the \`execute-floor\` row of the GET /api/me section.`;
   },
 };

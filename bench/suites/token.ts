@@ -88,17 +88,24 @@ export const tokenSuite: Suite = {
   explain(rows: Row[]) {
     const slipway = rows.find((r) => r.scenario.name === "slipway");
     const memory = rows.find((r) => r.scenario.name === "oidc-memory");
+    // The in-memory store does no I/O at all: the target is judged against it too, so that how the baseline
+    // stores tokens cannot decide the verdict.
+    const vsMemory = slipway && memory ? slipway.requestsPerSecond / memory.requestsPerSecond : undefined;
+    const met = slipway && slipway.ratio >= TARGET_RATIO && (vsMemory === undefined || vsMemory >= TARGET_RATIO);
     const verdict = slipway
-      ? `Slipway reached **${slipway.ratio.toFixed(2)}×** oidc-provider's throughput on the same storage engine: the target (≥ ${TARGET_RATIO}×) is ${slipway.ratio >= TARGET_RATIO ? "**met**" : "**missed**"}` +
-        (memory ? `; against oidc-provider keeping everything in memory it is ${(slipway.requestsPerSecond / memory.requestsPerSecond).toFixed(2)}×.` : ".")
+      ? `Slipway reached **${slipway.ratio.toFixed(2)}×** oidc-provider's throughput on the same storage engine` +
+        (vsMemory === undefined ? "" : ` and **${vsMemory.toFixed(2)}×** oidc-provider keeping everything in memory (no I/O at all)`) +
+        `: the target (≥ ${TARGET_RATIO}× against both) is ${met ? "**met**" : "**missed**"}.`
       : "Slipway was not measured in this run.";
     return [
       COLUMNS_EXPLAINED.replace("the plain Fastify route", "the baseline"),
       "Each Slipway request authenticates the client (SHA-256 of the secret, constant-time compare, the client row from the read cache),",
       "looks the refresh token up by its hash, then retires it and stores the new access/refresh pair in one transaction (a conditional",
       "update first, so a raced or replayed token stores nothing and revokes its family), Slipway's statements being prepared SQL",
-      "(server/db/sql.ts): one durable commit, where oidc-provider makes three (consume, refresh token, access token). Both run SQLite with its default `synchronous=FULL`,",
-      "so each commit waits for the disk: the rounds vary with the host's disk latency more than with either server's CPU work.",
+      "(server/db/sql.ts). Both durable servers run SQLite with its default `synchronous=FULL`, so each commit waits for the disk:",
+      "oidc-provider commits three times per refresh (consume, refresh token, access token); Slipway commits once per turn of the",
+      "event loop for all the refreshes that arrived in it (group commit: each in its own savepoint, each answered only after the",
+      "commit), so under load several requests share one disk wait.",
       verdict,
     ].join(" ");
   },
