@@ -32,6 +32,21 @@ describe("REQUIRE_APPROVAL and account status", () => {
     expect((await client.get("/api/oauth/clients")).body).toEqual([]);
   });
 
+  it("tells the viewer what they may do: a PENDING account reads only, an ACTIVE one writes, an admin administers, a token only its scopes", async () => {
+    const CAN = "{ viewer { can { writeUser writeApps administer } } }";
+    const pending = new Client(server.url);
+    const { user } = await pending.signup();
+    expect((await pending.graphql(CAN)).body.data.viewer.can).toEqual({ writeUser: false, writeApps: false, administer: false });
+    await server.slipway.platform.db.user.update({ where: { id: user.id }, data: { status: "ACTIVE" } });
+    expect((await pending.graphql(CAN)).body.data.viewer.can).toEqual({ writeUser: true, writeApps: true, administer: false });
+    const readOnly = bearer(server, (await issueTokens(server, pending, await registerClient(pending), "read:user")).access_token);
+    expect((await readOnly.graphql(CAN)).body.data.viewer.can).toEqual({ writeUser: false, writeApps: false, administer: false });
+    const chief = new Client(server.url);
+    await chief.signup({ email: "chief-can@example.com" });
+    await server.slipway.platform.db.user.update({ where: { email: "chief-can@example.com" }, data: { role: "ADMIN", status: "ACTIVE" } });
+    expect((await chief.graphql(CAN)).body.data.viewer.can).toEqual({ writeUser: true, writeApps: true, administer: true });
+  });
+
   it("starts administrators ACTIVE", async () => {
     const { user } = await new Client(server.url).signup({ email: "chief@example.com" });
     expect(user).toMatchObject({ role: "ADMIN", status: "ACTIVE" });

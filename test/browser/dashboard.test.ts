@@ -198,5 +198,10 @@ describe("dashboard with REQUIRE_APPROVAL", () => {
     const banner = page.getByRole("note");
     await banner.waitFor();
     expect(await banner.innerText()).toMatch(/waiting for approval.*disabled until an administrator approves/s);
+    // The server says the account may not write yet (viewer.can), so the page offers no write.
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "OAuth apps" }).click();
+    const register = page.getByRole("button", { name: "Register an app" });
+    await register.waitFor();
+    expect(await register.isDisabled()).toBe(true);
   });
 });

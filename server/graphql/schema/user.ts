@@ -1,3 +1,4 @@
+import { authScopesFor } from "../auth.ts";
 import { builder } from "../builder.ts";
 import type { ViewerContext } from "../context.ts";
 
@@ -64,9 +65,24 @@ builder.queryField("me", (t) =>
   }),
 );
 
+const ViewerPermissions = builder.objectRef<ReturnType<typeof authScopesFor>>("ViewerPermissions").implement({
+  description:
+    "What the viewer may do now, from the same scopes that guard the schema's fields: an account waiting for approval, " +
+    "or a token granted fewer scopes, may read but not write",
+  fields: (t) => ({
+    writeUser: t.boolean({ description: "Change the account, its OAuth apps and the apps it authorized (write:user)", resolve: (s) => s["write:user"] }),
+    writeApps: t.boolean({ description: "Create, deploy, stop and delete apps, databases and files (write:apps)", resolve: (s) => s["write:apps"] }),
+    administer: t.boolean({ description: "Administer Slipway: users, approvals and limits (admin)", resolve: (s) => s.admin }),
+  }),
+});
+
 const ViewerPayload = builder.objectRef<{ user: typeof User.$inferType; quota: QuotaShape }>("Viewer").implement({
-  description: "The signed-in user with their quota (REST: GET /api/me)",
-  fields: (t) => ({ user: t.field({ type: User, resolve: (v) => v.user }), quota: t.expose("quota", { type: Quota }) }),
+  description: "The signed-in user with their quota (REST: GET /api/me) and what they may do",
+  fields: (t) => ({
+    user: t.field({ type: User, resolve: (v) => v.user }),
+    quota: t.expose("quota", { type: Quota }),
+    can: t.field({ type: ViewerPermissions, resolve: (_v, _args, ctx) => authScopesFor(ctx) }),
+  }),
 });
 
 async function loadViewer(ctx: ViewerContext) {

@@ -13,9 +13,12 @@ const SessionQuery = graphql(`
     viewer {
       user {
         id
-        role
         status
         ...AppHeader_user
+      }
+      can {
+        writeUser
+        administer
       }
     }
   }

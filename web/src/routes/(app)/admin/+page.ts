@@ -4,5 +4,5 @@ import type { PageLoad } from "./$types";
 
 export const load: PageLoad = async ({ parent }) => {
   const { viewer } = await parent();
-  if (viewer.user.role !== "ADMIN") error(403, { message: "Only administrators can open the admin area.", code: "forbidden" });
+  if (!viewer.can.administer) error(403, { message: "Only administrators can open the admin area.", code: "forbidden" });
 };
