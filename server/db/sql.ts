@@ -39,6 +39,7 @@ export function createSql(databaseUrl: string): Sql {
 }
 
 const BUSY_RETRY_MS = 2;
+const BUSY_GIVE_UP_MS = 10_000;
 
 interface PendingChain {
   statements: Statement[];
@@ -46,7 +47,6 @@ interface PendingChain {
   reject(error: unknown): void;
 }
 type ChainOutcome = { changed: number } | { error: unknown };
-const BUSY_GIVE_UP_MS = 10_000;
 
 function sqliteSql(file: string): Sql {
   const db = new Database(file);
