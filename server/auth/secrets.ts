@@ -1,5 +1,5 @@
 // Random tokens, their stored form (SHA-256) and constant-time comparison.
-import { createHash, randomFillSync, timingSafeEqual } from "node:crypto";
+import { hash, randomFillSync, timingSafeEqual } from "node:crypto";
 
 // Tokens are cut from a pool of CSPRNG bytes refilled 4 KiB at a time (as Node's randomUUID does): one
 // call into OpenSSL per 128 tokens instead of one per token, which the token endpoint issues two at a time.
@@ -21,7 +21,7 @@ export function randomToken(bytes = 32): string {
 
 /** Tokens are high-entropy, so a fast hash is enough to make a stolen table useless. */
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return hash("sha256", token, "hex"); // one-shot: half the cost of a createHash object, on every request
 }
 
 export function safeEqual(a: string, b: string): boolean {
