@@ -11,7 +11,8 @@
 //
 // SQLite commits wait for the disk (synchronous=FULL) on the event loop's thread, so chains requested in
 // the same turn of the event loop share one transaction and one commit (group commit). Each chain runs in
-// its own savepoint: one that fails is rolled back alone, and every caller hears only after the commit.
+// its own savepoint: one that fails is rolled back alone (or, if its error ended the transaction, the others
+// are committed one by one), and every caller hears only after the commit.
 import Database from "better-sqlite3";
 import pg from "pg";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -22,6 +23,7 @@ export interface Sql {
   /**
    * Runs writes in one transaction, each only if the one before it changed a row (a conditional update,
    * then what it allows). Returns how many changed rows: fewer than given means the chain stopped there.
+   * Chains requested at the same time may commit in any order: make each one's writes conditional.
    */
   chain(statements: Statement[]): Promise<number>;
   /** A timestamp as the engine's DateTime columns hold it (Prisma's encoding). */
@@ -48,6 +50,8 @@ interface PendingChain {
 }
 type ChainOutcome = { changed: number } | { error: unknown };
 
+const isBusy = (error: unknown) => (error as { code?: string }).code === "SQLITE_BUSY";
+
 function sqliteSql(file: string): Sql {
   const db = new Database(file);
   db.pragma("busy_timeout = 0");
@@ -73,6 +77,9 @@ function sqliteSql(file: string): Sql {
       try {
         return { changed: runChain(pending.statements) };
       } catch (error) {
+        // Some errors (disk full, I/O, RAISE(ROLLBACK)) end the whole transaction, not just the savepoint:
+        // the rest of the group must not run outside it.
+        if (!db.inTransaction) throw error;
         return { error };
       }
     }),
@@ -83,23 +90,31 @@ function sqliteSql(file: string): Sql {
       try {
         return attempt();
       } catch (error) {
-        const busy = (error as { code?: string }).code === "SQLITE_BUSY";
-        if (!busy || Date.now() - started > BUSY_GIVE_UP_MS) throw error;
+        if (!isBusy(error) || Date.now() - started > BUSY_GIVE_UP_MS) throw error;
       }
     }
   }
 
   let waiting: PendingChain[] = [];
-  async function commitWaiting() {
-    const group = waiting;
-    waiting = [];
+  const commits = new Set<Promise<void>>();
+
+  async function commit(group: PendingChain[]): Promise<void> {
     try {
       // IMMEDIATE: the write lock is taken at BEGIN, so a busy database refuses before anything ran.
       const outcomes = await retryingWhileBusy(() => runGroup.immediate(group));
       outcomes.forEach((outcome, i) => ("error" in outcome ? group[i].reject(outcome.error) : group[i].resolve(outcome.changed)));
     } catch (error) {
-      for (const pending of group) pending.reject(error);
+      if (group.length === 1 || isBusy(error)) return group.forEach((pending) => pending.reject(error));
+      // The whole group was rolled back: run each chain on its own, so that only the failing one fails.
+      for (const pending of group) await commit([pending]);
     }
+  }
+
+  function commitWaiting() {
+    const group = waiting;
+    waiting = [];
+    const done = commit(group).finally(() => commits.delete(done));
+    commits.add(done);
   }
 
   return {
@@ -114,6 +129,8 @@ function sqliteSql(file: string): Sql {
     // Prisma's better-sqlite3 adapter stores DateTime as ISO 8601 text with an explicit UTC offset.
     timestamp: (date) => date.toISOString().replace("Z", "+00:00"),
     async close() {
+      // Writes already requested are committed (or refused) first.
+      while (waiting.length > 0 || commits.size > 0) await Promise.all([...commits, new Promise(setImmediate)]);
       db.close();
     },
   };
