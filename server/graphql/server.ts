@@ -61,6 +61,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
         response.headers.forEach((value, key) => void reply.header(key, value));
         reply.status(response.status);
         // A single result is sent as one buffer; only event streams and incremental delivery are piped.
+        if (response.body === null) return reply.send();
         return reply.send(isStreamed(response.headers.get("content-type")) ? response.body : Buffer.from(await response.arrayBuffer()));
       },
     });

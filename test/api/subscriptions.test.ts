@@ -114,6 +114,21 @@ describe("subscriptions over HTTP (server-sent events)", () => {
   });
 });
 
+describe("subscriptions over plain HTTP", () => {
+  it("refuses a subscription that asks for a single JSON answer, without an empty body of some other type", async () => {
+    const user = new Client(server.url);
+    await user.signup();
+    const res = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { cookie: user.cookie!, "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ query: VIEWER }),
+    });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    expect(res.headers.get("content-type")).not.toBe("application/octet-stream");
+  });
+});
+
 describe("bad documents over graphql-ws", () => {
   it("answers a syntax error with an invalid_request error on the operation and keeps the connection", async () => {
     const client = wsClient({ lazy: false });
