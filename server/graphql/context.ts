@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { AppError } from "../errors.ts";
-import type { Viewer } from "../auth/viewer.ts";
+import type { Authentication, Viewer } from "../auth/viewer.ts";
 import type { Services } from "../services/index.ts";
 
 /** How a resolver sets or clears the session cookie; a no-op over WebSocket. */
@@ -19,6 +19,8 @@ export interface Context {
   authError?: AppError;
   client: { ip?: string; userAgent?: string };
   sessionCookie: SessionCookie;
+  /** Reads the caller's credentials again (subscriptions re-check them before each event). */
+  reauthenticate(): Promise<Authentication>;
 }
 
 export type ViewerContext = Context & { viewer: Viewer };

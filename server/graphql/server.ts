@@ -12,6 +12,7 @@ import { contextFor } from "../http/context.ts";
 import { countRequest } from "../http/rate-limit.ts";
 import type { Context } from "./context.ts";
 import { formatGraphQLError } from "./errors.ts";
+import { reauthenticatedSubscriptions } from "./live.ts";
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply } | { wsContext: Context };
 
@@ -41,7 +42,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
   const formatError = (error: unknown) => formatGraphQLError(error, (e) => app.log.error({ err: e }, "graphql request failed"));
   const yoga = createYoga<ServerContext>({
     schema,
-    plugins: [documentChecks(formatError)],
+    plugins: [documentChecks(formatError), reauthenticatedSubscriptions()],
     graphqlEndpoint: "/graphql",
     context: (initial) => ("wsContext" in initial ? initial.wsContext : contextFor(platform, initial.req, initial.reply)),
     maskedErrors: { maskError: formatError },
@@ -88,6 +89,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
           ctx.extra.socket.close(RATE_LIMITED_CLOSE, `${refusal.code}: ${refusal.message}`);
           return false;
         }
+        const credentials = { sessionToken: cookies[SESSION_COOKIE], authorization };
         ctx.extra.context = {
           config: platform.config,
           db: platform.db,
@@ -96,6 +98,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
           authError: auth.error,
           client: { ip: request.socket.remoteAddress, userAgent: request.headers["user-agent"] },
           sessionCookie: { set: () => {}, clear: () => {} },
+          reauthenticate: () => platform.authenticate(credentials),
         };
         return true;
       },
@@ -104,7 +107,11 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
       // Each subscribe counts like an HTTP request; refusals and bad documents answer GraphQL errors on the
       // operation and leave the connection open.
       onSubscribe: async (ctx, _id, params) => {
-        const context = ctx.extra.context!;
+        // Each operation authenticates again: a session signed out or a token revoked since the connection
+        // opened no longer acts through it.
+        const connection = ctx.extra.context!;
+        const auth = await connection.reauthenticate();
+        const context: Context = { ...connection, viewer: auth.viewer, authError: auth.error };
         const { refusal } = await countRequest(platform, { viewer: context.viewer, ip: context.client.ip });
         if (refusal) return [formatError(refusal)];
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({ wsContext: context, params });

@@ -1,6 +1,6 @@
 // Builds the GraphQL context from a Fastify request: used by /graphql and by the REST adapter.
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { SESSION_COOKIE } from "../auth/viewer.ts";
+import { SESSION_COOKIE, type Credentials } from "../auth/viewer.ts";
 import type { Context, SessionCookie } from "../graphql/context.ts";
 import type { Platform } from "../platform/index.ts";
 
@@ -12,6 +12,11 @@ export function sessionCookieFor(reply: FastifyReply, secure: boolean): SessionC
   };
 }
 
+/** The session cookie and the Authorization header, as the guard and subscriptions read them. */
+export function credentialsOf(request: FastifyRequest): Credentials {
+  return { sessionToken: request.cookies[SESSION_COOKIE], authorization: request.headers.authorization };
+}
+
 export function contextFor(platform: Platform, request: FastifyRequest, reply: FastifyReply): Context {
   return {
     config: platform.config,
@@ -21,5 +26,6 @@ export function contextFor(platform: Platform, request: FastifyRequest, reply: F
     authError: request.auth?.error,
     client: { ip: request.ip, userAgent: request.headers["user-agent"] },
     sessionCookie: sessionCookieFor(reply, platform.config.secureCookies),
+    reauthenticate: () => platform.authenticate(credentialsOf(request)),
   };
 }

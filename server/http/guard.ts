@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { SESSION_COOKIE, type Authentication } from "../auth/viewer.ts";
 import { CsrfError, InvalidRequestError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
+import { credentialsOf } from "./context.ts";
 import { countRequest } from "./rate-limit.ts";
 import { routePath } from "./route-path.ts";
 
@@ -38,7 +39,7 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
 
   app.addHook("onRequest", async (request, reply) => {
     if (!isGuarded(request)) return;
-    request.auth = await platform.authenticate({ sessionToken: request.cookies[SESSION_COOKIE], authorization: request.headers.authorization });
+    request.auth = await platform.authenticate(credentialsOf(request));
     const count = await countRequest(platform, { viewer: request.auth.viewer, ip: request.ip });
     reply.header("RateLimit-Limit", count.limit);
     reply.header("RateLimit-Remaining", count.remaining);

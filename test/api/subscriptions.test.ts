@@ -87,6 +87,45 @@ describe("GraphQL subscriptions over graphql-ws on /graphql", () => {
   });
 });
 
+describe("credentials that change while a connection is open", () => {
+  it("ends a subscription with unauthenticated once its session is signed out, and refuses the connection's next operations", async () => {
+    const user = new Client(server.url);
+    const { name, user: created } = await user.signup();
+    const client = wsClient({ headers: { cookie: user.cookie!, origin: server.url }, lazy: false });
+    const results = await collect(client, VIEWER, 3, async (n) => {
+      if (n !== 1) return;
+      expect((await user.post("/api/auth/logout")).status).toBe(204);
+      await server.slipway.platform.services.accounts.changed(created.id);
+    });
+    expect(results).toHaveLength(2);
+    expect(results[0].data.viewer.user).toEqual({ name });
+    expect(results[1].data).toBeUndefined();
+    expect(results[1].errors[0].extensions.code).toBe("unauthenticated");
+    // The same connection, still open: a new operation does not act as the signed-out session either.
+    const [query] = await collect(client, "query { viewer { user { name } } }", 1);
+    expect(query.errors[0].extensions.code).toBe("unauthenticated");
+    await client.dispose();
+  });
+
+  it("applies an approval to the next event of a live subscription", async () => {
+    const user = new Client(server.url);
+    const { user: created } = await user.signup();
+    const { db, services } = server.slipway.platform;
+    await db.user.update({ where: { id: created.id }, data: { status: "PENDING" } });
+    const client = wsClient({ headers: { cookie: user.cookie!, origin: server.url } });
+    const results = await collect(client, "subscription { viewer { user { status } can { writeUser } } }", 2, async (n) => {
+      if (n !== 1) return;
+      await db.user.update({ where: { id: created.id }, data: { status: "ACTIVE" } });
+      await services.accounts.changed(created.id);
+    });
+    expect(results.map((r) => r.data.viewer)).toEqual([
+      { user: { status: "PENDING" }, can: { writeUser: false } },
+      { user: { status: "ACTIVE" }, can: { writeUser: true } },
+    ]);
+    await client.dispose();
+  });
+});
+
 describe("subscriptions over HTTP (server-sent events)", () => {
   it("streams the viewer as an event and keeps the response open for the next one", async () => {
     const user = new Client(server.url);
@@ -111,6 +150,36 @@ describe("subscriptions over HTTP (server-sent events)", () => {
     }
     expect(JSON.parse(NEXT_EVENT.exec(received)![1]).data.viewer.user).toEqual({ name });
     abort.abort();
+  });
+
+  it("ends the stream with unauthenticated once its session is signed out", async () => {
+    const user = new Client(server.url);
+    const { user: created } = await user.signup();
+    const res = await fetch(`${server.url}/graphql`, {
+      method: "POST",
+      headers: { cookie: user.cookie!, "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ query: VIEWER }),
+    });
+    const reader = res.body!.getReader();
+    const events: string[] = [];
+    let buffer = "";
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      buffer += new TextDecoder().decode(chunk.value);
+      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        if (!block.startsWith("event: next")) continue;
+        events.push(block.split("data: ")[1]);
+        if (events.length === 1) {
+          await user.post("/api/auth/logout");
+          await server.slipway.platform.services.accounts.changed(created.id);
+        }
+      }
+    }
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[1]).errors[0].extensions.code).toBe("unauthenticated");
   });
 });
 
