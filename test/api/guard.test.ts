@@ -65,3 +65,26 @@ describe("deeply nested bodies", () => {
     expect(res.body.error.details.fields).toHaveProperty("email");
   });
 });
+
+describe("security headers", () => {
+  const DEFAULTS = { "x-content-type-options": "nosniff", "x-frame-options": "DENY", "referrer-policy": "strict-origin-when-cross-origin" };
+
+  it("come with every kind of answer: success, client error, unknown API path, GraphQL, the dashboard", async () => {
+    const answers = await Promise.all([
+      fetch(`${server.url}/api/openapi.json`),
+      fetch(`${server.url}/api/me`),
+      fetch(`${server.url}/api/auth/signup`, { method: "POST", headers: { "content-type": "application/json" }, body: "{" }),
+      fetch(`${server.url}/api/no-such-route`),
+      fetch(`${server.url}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ query: "{ __typename }" }) }),
+      fetch(`${server.url}/account`),
+    ]);
+    expect(answers.map((r) => r.status)).toEqual([200, 401, 400, 404, 200, 200]);
+    for (const res of answers) expect(Object.fromEntries(Object.keys(DEFAULTS).map((h) => [h, res.headers.get(h)]))).toEqual(DEFAULTS);
+  });
+
+  it("yield to a route's stricter policy: the OAuth pages forbid framing by CSP too", async () => {
+    const res = await fetch(`${server.url}/oauth/authorize?client_id=svc_nobody&response_type=code`);
+    expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+    expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+});
