@@ -11,7 +11,8 @@ import {
 } from "../errors.ts";
 import type { Context } from "./context.ts";
 
-type AuthScopes = Record<Scope | "authenticated" | "session", boolean>;
+export type AuthScopeName = Scope | "authenticated" | "session";
+export type AuthScopes = Record<AuthScopeName, boolean>;
 
 /** Called once per operation; a plain loop, since it runs on every request. */
 export function authScopesFor(ctx: Context): AuthScopes {

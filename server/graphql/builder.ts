@@ -6,15 +6,14 @@ import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { GraphQLError, Kind } from "graphql";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
-import type { Scope } from "../auth/scopes.ts";
 import type { Context, ViewerContext } from "./context.ts";
-import { authScopesFor, unauthorizedError } from "./auth.ts";
+import { authScopesFor, unauthorizedError, type AuthScopeName, type AuthScopes } from "./auth.ts";
 
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
-  AuthScopes: Record<Scope, boolean> & { authenticated: boolean; session: boolean };
-  AuthContexts: Record<Scope | "authenticated" | "session", ViewerContext>;
+  AuthScopes: AuthScopes;
+  AuthContexts: Record<AuthScopeName, ViewerContext>;
   DefaultFieldNullability: false;
   DefaultInputFieldRequiredness: true;
   Scalars: {

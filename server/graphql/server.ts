@@ -81,7 +81,8 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
         if (cookies[SESSION_COOKIE] && origin && origin !== publicOrigin && origin !== `${new URL(publicOrigin).protocol}//${request.headers.host}`) {
           return false;
         }
-        const auth = await platform.authenticate({ sessionToken: cookies[SESSION_COOKIE], authorization });
+        const credentials = { sessionToken: cookies[SESSION_COOKIE], authorization };
+        const auth = await platform.authenticate(credentials);
         // A connection counts like an HTTP request; past the limit it is closed with the reason (no GraphQL error
         // can be sent before the connection is acknowledged).
         const { refusal } = await countRequest(platform, { viewer: auth.viewer, ip: request.socket.remoteAddress });
@@ -89,7 +90,6 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
           ctx.extra.socket.close(RATE_LIMITED_CLOSE, `${refusal.code}: ${refusal.message}`);
           return false;
         }
-        const credentials = { sessionToken: cookies[SESSION_COOKIE], authorization };
         ctx.extra.context = {
           config: platform.config,
           db: platform.db,

@@ -1,4 +1,4 @@
-import { authScopesFor } from "../auth.ts";
+import { authScopesFor, type AuthScopes } from "../auth.ts";
 import { builder } from "../builder.ts";
 import type { ViewerContext } from "../context.ts";
 
@@ -65,7 +65,7 @@ builder.queryField("me", (t) =>
   }),
 );
 
-const ViewerPermissions = builder.objectRef<ReturnType<typeof authScopesFor>>("ViewerPermissions").implement({
+const ViewerPermissions = builder.objectRef<AuthScopes>("ViewerPermissions").implement({
   description:
     "What the viewer may do now, from the same scopes that guard the schema's fields: an account waiting for approval, " +
     "or a token granted fewer scopes, may read but not write",
