@@ -126,60 +126,58 @@ describe("credentials that change while a connection is open", () => {
   });
 });
 
+/** POSTs the VIEWER subscription to /graphql as `user`, asking for `accept`. */
+function subscribeOverHttp(user: Client, accept: string, signal?: AbortSignal) {
+  return fetch(`${server.url}/graphql`, {
+    method: "POST",
+    headers: { cookie: user.cookie!, "content-type": "application/json", accept },
+    body: JSON.stringify({ query: VIEWER }),
+    signal,
+  });
+}
+
+/** The payload of each `event: next` of an event stream, skipping keep-alive comments (":"), until it ends. */
+async function* nextEvents(res: Response): AsyncGenerator<any> {
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    buffer += decoder.decode(chunk.value);
+    for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (block.startsWith("event: next\ndata: ")) yield JSON.parse(block.slice("event: next\ndata: ".length));
+    }
+  }
+}
+
 describe("subscriptions over HTTP (server-sent events)", () => {
   it("streams the viewer as an event and keeps the response open for the next one", async () => {
     const user = new Client(server.url);
     const { name } = await user.signup();
     const abort = new AbortController();
-    const res = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { cookie: user.cookie!, "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ query: VIEWER }),
-      signal: abort.signal,
-    });
+    const res = await subscribeOverHttp(user, "text/event-stream", abort.signal);
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
-    const reader = res.body!.getReader();
-    // Yoga may send keep-alive comments (":") before the first event.
-    const NEXT_EVENT = /^event: next\ndata: (.*)\n\n/m;
-    let received = "";
-    while (!NEXT_EVENT.test(received)) {
-      const chunk = await reader.read();
-      if (chunk.done) throw new Error(`the stream ended before an event: ${received}`);
-      received += new TextDecoder().decode(chunk.value);
-    }
-    expect(JSON.parse(NEXT_EVENT.exec(received)![1]).data.viewer.user).toEqual({ name });
+    const first = await nextEvents(res).next();
+    if (first.done) throw new Error("the stream ended before an event");
+    expect(first.value.data.viewer.user).toEqual({ name });
     abort.abort();
   });
 
   it("ends the stream with unauthenticated once its session is signed out", async () => {
     const user = new Client(server.url);
     const { user: created } = await user.signup();
-    const res = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { cookie: user.cookie!, "content-type": "application/json", accept: "text/event-stream" },
-      body: JSON.stringify({ query: VIEWER }),
-    });
-    const reader = res.body!.getReader();
-    const events: string[] = [];
-    let buffer = "";
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      buffer += new TextDecoder().decode(chunk.value);
-      for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        if (!block.startsWith("event: next")) continue;
-        events.push(block.split("data: ")[1]);
-        if (events.length === 1) {
-          await user.post("/api/auth/logout");
-          await server.slipway.platform.services.accounts.changed(created.id);
-        }
+    const events: any[] = [];
+    for await (const event of nextEvents(await subscribeOverHttp(user, "text/event-stream"))) {
+      events.push(event);
+      if (events.length === 1) {
+        await user.post("/api/auth/logout");
+        await server.slipway.platform.services.accounts.changed(created.id);
       }
     }
     expect(events).toHaveLength(2);
-    expect(JSON.parse(events[1]).errors[0].extensions.code).toBe("unauthenticated");
+    expect(events[1].errors[0].extensions.code).toBe("unauthenticated");
   });
 });
 
@@ -187,11 +185,7 @@ describe("subscriptions over plain HTTP", () => {
   it("refuses a subscription that asks for a single JSON answer, without an empty body of some other type", async () => {
     const user = new Client(server.url);
     await user.signup();
-    const res = await fetch(`${server.url}/graphql`, {
-      method: "POST",
-      headers: { cookie: user.cookie!, "content-type": "application/json", accept: "application/json" },
-      body: JSON.stringify({ query: VIEWER }),
-    });
+    const res = await subscribeOverHttp(user, "application/json");
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(res.headers.get("content-type")).not.toBe("application/octet-stream");
