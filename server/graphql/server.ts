@@ -9,6 +9,7 @@ import { WebSocketServer } from "ws";
 import { SESSION_COOKIE } from "../auth/viewer.ts";
 import type { Platform } from "../platform/index.ts";
 import { contextFor } from "../http/context.ts";
+import { isOwnOrigin } from "../http/guard.ts";
 import { countRequest } from "../http/rate-limit.ts";
 import type { Context } from "./context.ts";
 import { formatGraphQLError } from "./errors.ts";
@@ -69,7 +70,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
   });
 
   const wss = new WebSocketServer({ server: app.server, path: "/graphql" });
-  const publicOrigin = new URL(platform.config.publicUrl).origin;
+  const publicUrl = new URL(platform.config.publicUrl);
   useServer<Record<string, unknown>, { request: IncomingMessage; context?: Context }>(
     {
       onConnect: async (ctx) => {
@@ -78,7 +79,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
         const authorization = typeof ctx.connectionParams?.authorization === "string" ? ctx.connectionParams.authorization : undefined;
         const origin = request.headers.origin;
         // Browsers send cookies on cross-site WebSocket handshakes: refuse those, as for HTTP writes.
-        if (cookies[SESSION_COOKIE] && origin && origin !== publicOrigin && origin !== `${new URL(publicOrigin).protocol}//${request.headers.host}`) {
+        if (cookies[SESSION_COOKIE] && origin && !isOwnOrigin(publicUrl, origin, request.headers.host)) {
           return false;
         }
         const credentials = { sessionToken: cookies[SESSION_COOKIE], authorization };

@@ -24,17 +24,19 @@ export function isGuarded(request: FastifyRequest): boolean {
   return GUARDED.test(routePath(request));
 }
 
+/** Whether a browser's Origin is Slipway's own: the configured public URL, or the host the request was sent to. */
+export function isOwnOrigin(publicUrl: URL, origin: string, host: string | undefined): boolean {
+  return origin === publicUrl.origin || origin === `${publicUrl.protocol}//${host}`;
+}
+
 export function registerGuard(app: FastifyInstance, platform: Platform) {
-  const { config } = platform;
-  const publicOrigin = new URL(config.publicUrl).origin;
-  const protocol = new URL(config.publicUrl).protocol;
+  const publicUrl = new URL(platform.config.publicUrl);
 
   function refuseCrossSite(request: FastifyRequest) {
     if (SAFE_METHODS.has(request.method) || !request.cookies[SESSION_COOKIE]) return;
     const origin = request.headers.origin;
     if (origin === undefined) return; // not a browser: no ambient-credential risk
-    if (origin === publicOrigin || origin === `${protocol}//${request.headers.host}`) return;
-    throw new CsrfError();
+    if (!isOwnOrigin(publicUrl, origin, request.headers.host)) throw new CsrfError();
   }
 
   app.addHook("onRequest", async (request, reply) => {
