@@ -14,7 +14,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { DateTime: "string", Bytes: "number" },
+        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>" },
       },
     },
   },

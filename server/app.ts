@@ -2,13 +2,18 @@
 // dashboard and, later, OAuth and deployed apps.
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
+import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyInstance } from "fastify";
-import type { Config } from "./config.ts";
+import { configWarnings, type Config } from "./config.ts";
 import { migrate } from "./db/migrate.ts";
 import { schema } from "./graphql/schema/index.ts";
 import { registerGraphQL } from "./graphql/server.ts";
+import { createRouter, type RouteTable } from "./hosting/router/index.ts";
+import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
+import { githubWebhookRoutes } from "./http/github-webhook.ts";
 import { registerGuard } from "./http/guard.ts";
+import { registerHostCheck } from "./http/host.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
@@ -24,36 +29,72 @@ export interface Slipway {
   close(): Promise<void>;
 }
 
-export async function buildSlipway(config: Config): Promise<Slipway> {
+export interface SlipwayOptions {
+  /** Where app hosts (`<slug>.<APPS_DOMAIN>`) are routed instead of the hosting engine (router tests). */
+  routeTable?: RouteTable;
+  /** Where the server's log goes instead of stdout (tests that check what is logged). */
+  logStream?: { write(line: string): void };
+}
+
+/** Until the platform exists (nothing listens yet then). */
+const NO_APPS: RouteTable = { lookup: () => ({ kind: "unknown" }) };
+
+export async function buildSlipway(config: Config, options: SlipwayOptions = {}): Promise<Slipway> {
   await migrate(config.databaseUrl);
-  const platform = await createPlatform(config);
+  // App hosts are answered by the router before Fastify sees the request, from the engine's route table
+  // (known once the platform exists, after Fastify whose logger it uses).
+  let routes: RouteTable = NO_APPS;
+  const router = createRouter({
+    appsDomain: config.appsDomain,
+    publicUrl: config.publicUrl,
+    routes: { lookup: (slug) => routes.lookup(slug) },
+    onError: (slug, err) => app.log.warn({ slug, err }, "app request failed"),
+  });
   const app = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel, redact: ["req.headers.authorization", "req.headers.cookie"] },
+    serverFactory: router.serverFactory,
+    logger:
+      config.logLevel === "silent"
+        ? false
+        : { level: config.logLevel, redact: ["req.headers.authorization", "req.headers.cookie"], ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
   });
+  const platform = await createPlatform(config, app.log);
+  routes = options.routeTable ?? platform.engine.routes;
+  for (const warning of configWarnings(config)) app.log.warn(warning);
 
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   registerErrorHandler(app);
   registerSecurityHeaders(app);
+  registerHostCheck(app);
+  registerCors(app, config.corsOrigins);
   registerGuard(app, platform);
-  await registerGraphQL(app, platform, schema);
+  const graphql = await registerGraphQL(app, platform, schema);
+  router.platformUpgrade("/graphql", graphql.handleUpgrade);
 
   const compiled = compileRoutes(schema);
   const openapi = buildOpenApi(schema, compiled, config.publicUrl);
   await app.register(async (rest) => {
+    // Uploads are streamed by the route (rest/adapter.ts), never buffered; limits are the caller's quota.
+    await rest.register(fastifyMultipart, { throwFileSizeLimit: true });
     registerRestRoutes(rest, platform, schema, compiled);
     rest.get("/api/openapi.json", async () => openapi);
   });
   await app.register(oauthRoutes, { platform });
+  await app.register(githubWebhookRoutes, { platform });
   await registerDashboard(app);
+  // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
+  app.addHook("preClose", () => router.close());
   app.addHook("onClose", () => platform.close());
 
   return {
     app,
     platform,
     async listen() {
+      // Interrupted deployments are settled and stopped apps' pages set up before the first request; running
+      // apps come back in the background (their page says deploying until they answer).
+      await platform.engine.boot();
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;

@@ -1,6 +1,7 @@
 // The one module that reads process.env. Every variable of the contract's configuration table is
 // validated here at boot; a bad value stops the server with one line naming the variable.
 import path from "node:path";
+import { getDomain } from "tldts";
 import { z } from "zod";
 
 const MiB = 1024 * 1024;
@@ -18,7 +19,24 @@ const url = (protocols: string[]) =>
     }
   }, `expected a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`);
 
+/** A comma-separated list of browser origins (scheme://host[:port]); never a wildcard. */
+const origins = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim().replace(/\/+$/, "")).filter(Boolean))
+  .refine((list) => !list.includes("*"), "a wildcard (*) is not allowed: list each origin, like https://app.example.com")
+  .refine((list) => list.every(isOrigin), "expected comma-separated origins like https://app.example.com (scheme, host and port only)");
+
+function isOrigin(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return ["http:", "https:"].includes(url.protocol) && url.origin === value.toLowerCase();
+  } catch {
+    return false;
+  }
+}
+
 const schema = z.object({
+  NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number({ error: "expected a port number" }).int().min(0).max(65535, "expected a port number").default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
   PUBLIC_URL: url(["http:", "https:"]).optional(),
@@ -30,28 +48,47 @@ const schema = z.object({
   REDIS_URL: url(["redis:", "rediss:"]).optional(),
   REDIS_KEY_PREFIX: z.string().regex(/^[\w:.-]*$/, "expected letters, digits, ':', '.', '_' or '-'").default("slipway:"),
   ADMIN_EMAILS: z.string().default(""),
+  CORS_ORIGINS: origins.default([]),
+  SMTP_URL: url(["smtp:", "smtps:"]).optional(),
+  MAIL_FROM: z.string().regex(/^[^\r\n]*@[^\r\n]*$/, 'expected an address like "Slipway <no-reply@example.com>"').optional(),
   REQUIRE_APPROVAL: bool.default(false),
   APPS_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "expected a domain name like apps.example.com").default("localhost"),
   GITHUB_URL: z.string().min(1).default("https://github.com"),
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
+  GITHUB_TOKEN: z.string().regex(/^[\x21-\x7e]+$/, "expected a GitHub token (printable characters, no spaces)").optional(),
+  PREVIEWS_PER_APP: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   POSTGRES_PROVISION_URL: url(["postgres:", "postgresql:"]).optional(),
   S3_ENDPOINT: url(["http:", "https:"]).optional(),
   S3_BUCKET: z.string().min(1).optional(),
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  RUNTIME: z.enum(["local", "kubernetes"], { error: "expected local or kubernetes" }).default("local"),
+  RUNTIME: z.enum(["local"], { error: "expected local (sandboxed processes; docker and swarm are not available yet)" }).default("local"),
+  SANDBOX_ALLOW_PARTIAL: bool.default(false),
   DEFAULT_REQUESTS_PER_MINUTE: positiveInt.default(120),
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
   DEFAULT_MAX_DATABASES: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   DEFAULT_CDN_BYTES: positiveInt.default(100 * MiB),
   DEFAULT_MAX_UPLOAD_BYTES: positiveInt.default(50 * MiB),
+  APP_MEMORY_MB: positiveInt.default(512),
+  APP_CPU_PERCENT: positiveInt.default(100),
+  APP_PIDS: positiveInt.default(256),
+  BUILD_MEMORY_MB: positiveInt.default(1024),
+  BUILD_TIMEOUT_SECONDS: positiveInt.default(600),
+  START_TIMEOUT_SECONDS: positiveInt.default(60),
+  LOG_RETENTION_LINES: positiveInt.default(10_000),
+  RELEASES_KEPT: positiveInt.default(5),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type Env = z.input<typeof schema>;
 
+/** Never echoed in a configuration error. */
+const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY"]);
+
 export interface Config {
+  /** NODE_ENV=production: anonymous callers get no schema introspection. */
+  production: boolean;
   port: number;
   host: string;
   publicUrl: string;
@@ -62,19 +99,37 @@ export interface Config {
   redisUrl?: string;
   redisKeyPrefix: string;
   adminEmails: Set<string>;
+  /** Origins allowed to call /api and /graphql from a browser, with a Bearer token only (no credentials). */
+  corsOrigins: ReadonlySet<string>;
+  /** Outgoing mail: SMTP when smtpUrl is set, else written to the server log (development). */
+  mail: { smtpUrl?: string; from: string };
   requireApproval: boolean;
   appsDomain: string;
   githubUrl: string;
   githubWebhookSecret?: string;
+  /** The operator's token for private repositories, used when an app has none of its own. */
+  githubToken?: string;
+  /** How many preview apps (pull requests) one app may have at once. */
+  previewsPerApp: number;
   postgresProvisionUrl?: string;
   s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
-  runtime: "local" | "kubernetes";
+  runtime: "local";
+  /** Run apps even when a sandbox layer is unavailable on this machine (the boot log names which). */
+  sandboxAllowPartial: boolean;
   defaultQuota: {
     requestsPerMinute: number;
     maxApps: number;
     maxDatabases: number;
     cdnBytes: bigint;
     maxUploadBytes: bigint;
+  };
+  hosting: {
+    limits: { memoryBytes: number; cpuPercent: number; pids: number };
+    buildLimits: { memoryBytes: number; cpuPercent: number; pids: number };
+    buildTimeoutMs: number;
+    startTimeoutMs: number;
+    logRetention: number;
+    releasesKept: number;
   };
   logLevel: string;
 }
@@ -86,7 +141,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${JSON.stringify(present[String(i.path[0])] ?? "")})`);
+    const got = (name: string) => (SECRET_VARS.has(name) ? "[redacted]" : JSON.stringify(present[name] ?? ""));
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${got(String(i.path[0]))})`);
     throw new ConfigError(`Invalid configuration: ${lines.join("; ")}`);
   }
   const e = parsed.data;
@@ -98,6 +154,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError("Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
   }
   return {
+    production: e.NODE_ENV === "production",
     port: e.PORT,
     host: e.HOST,
     publicUrl,
@@ -107,16 +164,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseProvider: databaseUrl.startsWith("file:") ? "sqlite" : "postgresql",
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Slipway <no-reply@${new URL(publicUrl).hostname}>` },
     adminEmails: new Set(e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)),
+    corsOrigins: new Set(e.CORS_ORIGINS.map((o) => o.toLowerCase())),
     requireApproval: e.REQUIRE_APPROVAL,
     appsDomain: e.APPS_DOMAIN.toLowerCase(),
     githubUrl: e.GITHUB_URL.replace(/\/+$/, ""),
     githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET,
+    githubToken: e.GITHUB_TOKEN,
+    previewsPerApp: e.PREVIEWS_PER_APP,
     postgresProvisionUrl: e.POSTGRES_PROVISION_URL,
     s3: e.S3_ENDPOINT
       ? { endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
       : undefined,
     runtime: e.RUNTIME,
+    sandboxAllowPartial: e.SANDBOX_ALLOW_PARTIAL,
     defaultQuota: {
       requestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
       maxApps: e.DEFAULT_MAX_APPS,
@@ -124,6 +186,35 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cdnBytes: BigInt(e.DEFAULT_CDN_BYTES),
       maxUploadBytes: BigInt(e.DEFAULT_MAX_UPLOAD_BYTES),
     },
+    hosting: {
+      limits: { memoryBytes: e.APP_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
+      buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
+      buildTimeoutMs: e.BUILD_TIMEOUT_SECONDS * 1000,
+      startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,
+      logRetention: e.LOG_RETENTION_LINES,
+      releasesKept: e.RELEASES_KEPT,
+    },
     logLevel: e.LOG_LEVEL,
   };
+}
+
+/**
+ * Sound but risky settings, logged as warnings at boot. Apps on the dashboard's own site (registrable domain)
+ * are same-site to it: browsers send it SameSite=Lax cookies and Sec-Fetch-Site "same-site", and the apps can set
+ * cookies for the whole domain. Slipway refuses their requests all the same, but a separate domain is the safe
+ * default (as Heroku serves apps from herokuapp.com).
+ */
+export function configWarnings(config: Config): string[] {
+  const dashboard = new URL(config.publicUrl).hostname;
+  const app = `app.${config.appsDomain}`;
+  if (siteOf(app) !== siteOf(dashboard) && !app.endsWith(`.${dashboard}`)) return [];
+  return [
+    `APPS_DOMAIN (${config.appsDomain}) is on the same site as PUBLIC_URL (${dashboard}): in production, serve apps from ` +
+      "another registrable domain, so that no hosted app is same-site to the dashboard.",
+  ];
+}
+
+/** The registrable domain (eTLD+1, private suffixes like herokuapp.com included), or the host itself (IPs, localhost). */
+function siteOf(host: string): string {
+  return getDomain(host, { allowPrivateDomains: true }) ?? host;
 }

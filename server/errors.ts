@@ -55,7 +55,8 @@ export class InvalidCredentialsError extends AppError {
   override readonly status = 401;
   override readonly code = "invalid_credentials";
   constructor() {
-    super("The email or password is incorrect.");
+    // RFC 9110 §15.5.2: every 401 names a way to authenticate; the API's is a Bearer token (or this form's session).
+    super("The email or password is incorrect.", { headers: { "WWW-Authenticate": bearer } });
   }
 }
 
@@ -89,8 +90,8 @@ export class AccountSuspendedError extends ForbiddenError {
 }
 
 export class CsrfError extends ForbiddenError {
-  constructor() {
-    super("Cross-site request refused: this request carries the session cookie but comes from another origin.");
+  constructor(message = "Cross-site request refused: this request carries the session cookie but comes from another origin.") {
+    super(message);
   }
 }
 
@@ -195,22 +196,22 @@ export class ExpiredTokenError extends OAuthError {
   override readonly code = "expired_token";
 }
 
-/** Maps a contract code back to its error, for errors that crossed GraphQL as data or extensions. */
-export function errorFromCode(code: string, message: string, fields?: FieldErrors): AppError {
-  switch (code) {
-    case "invalid_request":
-      return new InvalidRequestError(message, fields);
-    case "conflict":
-      return new ConflictError(message, fields);
-    case "not_found":
-      return new NotFoundError(message);
-    case "quota_exceeded":
-      return new QuotaExceededError(message);
-    case "payload_too_large":
-      return new PayloadTooLargeError(message);
-    default:
-      return new InternalError(new Error(`unmapped error code ${code}: ${message}`));
+/** An error that crossed GraphQL as data (a result union member): its code and status as it was raised. */
+class TransportedError extends AppError {
+  constructor(
+    override readonly code: string,
+    override readonly status: number,
+    message: string,
+    fields?: FieldErrors,
+  ) {
+    super(message, fields ? { details: { fields } } : {});
   }
+}
+
+/** Rebuilds an error that crossed GraphQL as data, keeping the code and the status it was raised with. */
+export function errorFromCode(code: string, message: string, status: number, fields?: FieldErrors): AppError {
+  if (status < 400 || status > 499) return new InternalError(new Error(`error ${code} crossed GraphQL with status ${status}: ${message}`));
+  return new TransportedError(code, status, message, fields);
 }
 
 /** Any thrown value as an AppError; unknown errors become a masked InternalError. */

@@ -39,5 +39,11 @@ declare module "autocannon" {
     throughput: Histogram;
   }
 
+  export interface Instance {
+    stop(): void;
+  }
+
   export default function autocannon(options: Options): Promise<Result>;
+  /** With a callback: runs until `duration` or stop(), then calls back with the result. */
+  export default function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
 }

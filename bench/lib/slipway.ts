@@ -4,7 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildSlipway } from "../../server/app.ts";
+import { buildSlipway, type SlipwayOptions } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 
 export interface BenchServer {
@@ -12,14 +12,21 @@ export interface BenchServer {
   close(): Promise<void>;
 }
 
-/** `addRoutes` may add bench-only routes to the real app before it listens (see suites/me-layers.ts). */
-export async function startSlipway(env: Record<string, string> = {}, addRoutes?: (app: FastifyInstance) => void): Promise<BenchServer> {
+/**
+ * `addRoutes` may add bench-only routes to the real app before it listens (see suites/me-layers.ts);
+ * `options` reach buildSlipway (the router suite's RouteTable).
+ */
+export async function startSlipway(
+  env: Record<string, string> = {},
+  addRoutes?: (app: FastifyInstance) => void,
+  options: SlipwayOptions = {},
+): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-"));
   try {
     // PORT 0: the OS picks a free port; PUBLIC_URL only matters for cookies and CSRF, which a
     // same-origin client without an Origin header does not trigger.
     const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env });
-    const slipway = await buildSlipway(config);
+    const slipway = await buildSlipway(config, options);
     addRoutes?.(slipway.app);
     const url = await slipway.listen();
     return {

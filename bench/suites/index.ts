@@ -3,6 +3,7 @@
 import type { Suite } from "../lib/types.ts";
 import { meLayersSuite } from "./me-layers.ts";
 import { meSuite } from "./me.ts";
+import { routerSuite } from "./router.ts";
 import { tokenSuite } from "./token.ts";
 
-export const suites: Suite[] = [meSuite, meLayersSuite, tokenSuite];
+export const suites: Suite[] = [meSuite, meLayersSuite, routerSuite, tokenSuite];

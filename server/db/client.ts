@@ -7,8 +7,11 @@ import { PrismaClient as PgClient } from "../generated/postgresql/client.ts";
 export type Db = InstanceType<typeof SqliteClient>;
 
 /** Models whose rows feed cached reads (sessions, tokens, OAuth clients, accounts, usage): writes to them are reported. */
-const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "oAuthClient", "app", "resource", "file"] as const;
+const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "oAuthClient", "resource", "file"] as const;
+/** Apps feed only the usage counts: their status changes (a crash loop) must not clear every cached session. */
+const COUNTED_MODELS = ["app"] as const;
 const READS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"]);
+const COUNT_CHANGES = new Set(["create", "createMany", "createManyAndReturn", "delete", "deleteMany", "upsert"]);
 
 export function createDb(databaseUrl: string, onWrite: () => void = () => {}): Db {
   const client = databaseUrl.startsWith("file:")
@@ -21,7 +24,17 @@ export function createDb(databaseUrl: string, onWrite: () => void = () => {}): D
       return result;
     },
   };
-  const query = Object.fromEntries(WATCHED_MODELS.map((model) => [model, reportWrites]));
+  const reportCountChanges = {
+    async $allOperations({ operation, args, query }: { operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
+      const result = await query(args);
+      if (COUNT_CHANGES.has(operation)) onWrite();
+      return result;
+    },
+  };
+  const query = Object.fromEntries([
+    ...WATCHED_MODELS.map((model) => [model, reportWrites] as const),
+    ...COUNTED_MODELS.map((model) => [model, reportCountChanges] as const),
+  ]);
   // The extension only observes queries, so the client keeps its exact type.
   const extend = client.$extends.bind(client) as unknown as (extension: { query: typeof query }) => unknown;
   return extend({ query }) as Db;

@@ -17,6 +17,7 @@ export interface ClientRow {
 export interface RefreshTokenRow {
   id: string;
   familyId: string;
+  /** The refresh token's scope: the grant's (its row's grantScope), not the access token's. */
   scope: string;
   rotated: boolean;
   revoked: boolean;
@@ -28,7 +29,10 @@ export interface NewTokenRow {
   accessTokenHash: string;
   accessTokenExpiresAt: Date;
   refreshTokenHash: string | null;
+  /** The access token's scope. */
   scope: string;
+  /** The refresh token's: the whole grant, never narrower than `scope`. */
+  grantScope: string;
   familyId: string;
   clientId: string;
   userId: string;
@@ -38,7 +42,7 @@ export interface NewTokenRow {
 const FIND_CLIENT = `SELECT "id", "clientId", "name", "public", "secretHash" FROM "OAuthClient" WHERE "clientId" = ?`;
 
 const FIND_REFRESH_TOKEN = `
-  SELECT t."id", t."familyId", t."scope", t."rotatedAt", t."revokedAt",
+  SELECT t."id", t."familyId", t."grantScope" AS "scope", t."rotatedAt", t."revokedAt",
          u."id" AS "userId", u."role" AS "userRole", u."status" AS "userStatus",
          c."id" AS "clientRowId", c."clientId" AS "clientId", c."name" AS "clientName", c."public" AS "clientPublic"
   FROM "OAuthToken" t
@@ -50,8 +54,8 @@ const ROTATE = `UPDATE "OAuthToken" SET "rotatedAt" = ? WHERE "id" = ? AND "rota
 
 const INSERT_TOKENS = `
   INSERT INTO "OAuthToken" ("id", "accessTokenHash", "accessTokenExpiresAt", "refreshTokenHash", "scope",
-    "familyId", "clientId", "userId", "authorizationCodeId", "createdAt")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+    "grantScope", "familyId", "clientId", "userId", "authorizationCodeId", "createdAt")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 interface RefreshTokenResult {
   id: string;
@@ -99,7 +103,7 @@ export function createOAuthTokenStore(sql: Sql) {
       const now = sql.timestamp(new Date());
       const insert = {
         query: INSERT_TOKENS,
-        params: [id, row.accessTokenHash, sql.timestamp(row.accessTokenExpiresAt), row.refreshTokenHash, row.scope, row.familyId, row.clientId, row.userId, row.authorizationCodeId, now],
+        params: [id, row.accessTokenHash, sql.timestamp(row.accessTokenExpiresAt), row.refreshTokenHash, row.scope, row.grantScope, row.familyId, row.clientId, row.userId, row.authorizationCodeId, now],
       };
       const statements = options.replacing ? [{ query: ROTATE, params: [now, options.replacing] }, insert] : [insert];
       return (await sql.chain(statements)) === statements.length ? { id } : null;

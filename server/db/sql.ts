@@ -1,6 +1,6 @@
 // Prepared SQL for the few hot paths where Prisma's per-query cost (about 200 µs here, against under
-// 10 µs for the same prepared statement; see bench/RESULTS.md) dominates a request: the OAuth token
-// endpoint. Everything else goes through Prisma. One interface, a backend per engine chosen by the
+// 10 µs for the same prepared statement; see bench/RESULTS.md) dominates: the OAuth token endpoint, and
+// the inserts of app log lines (thousands a second). Everything else goes through Prisma. One interface, a backend per engine chosen by the
 // database URL; statements are written once, with `?` placeholders and double-quoted identifiers
 // (valid on both engines), against the tables Prisma migrates.
 //

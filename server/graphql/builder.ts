@@ -1,5 +1,6 @@
 // Sets up Pothos: plugins, scalars and the auth scopes. Types and fields live in schema/<domain>.ts.
 import SchemaBuilder from "@pothos/core";
+import ComplexityPlugin from "@pothos/plugin-complexity";
 import ErrorsPlugin from "@pothos/plugin-errors";
 import PrismaPlugin from "@pothos/plugin-prisma";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
@@ -19,9 +20,10 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     Bytes: { Input: bigint; Output: bigint | number };
+    EnvVars: { Input: unknown; Output: Record<string, string> };
   };
 }>({
-  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin],
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, ComplexityPlugin],
   defaultFieldNullability: false,
   defaultInputFieldRequiredness: true,
   scopeAuth: {
@@ -30,6 +32,9 @@ export const builder = new SchemaBuilder<{
     authorizeOnSubscribe: true,
   },
   errors: { directResult: true },
+  // Fields carry their cost (1 each, a list's items ×10 unless it says its page size); limits.ts measures and
+  // limits it per operation, before execution, so the plugin's own per-resolver check stays off.
+  complexity: { defaultComplexity: 1, defaultListMultiplier: 10, disabled: true },
   prisma: {
     // The client is only used for relation queries Pothos issues itself; resolvers use ctx.db.
     client: (ctx) => ctx.db,

@@ -6,6 +6,9 @@ import type { Services } from "../services/index.ts";
 
 /** How a resolver sets or clears the session cookie; a no-op over WebSocket. */
 export interface SessionCookie {
+  /** Throws CsrfError when a browser sent the request from another origin: sign in before creating anything. */
+  assertSameOrigin(): void;
+  /** Refuses a cross-site request like assertSameOrigin. */
   set(token: string, expiresAt: Date): void;
   clear(): void;
 }

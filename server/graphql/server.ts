@@ -1,18 +1,21 @@
 // /graphql over HTTP (graphql-yoga) and over WebSocket (graphql-ws), sharing one envelop pipeline,
 // one schema and one context shape.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { parse, type GraphQLError, type GraphQLSchema } from "graphql";
+import { NoSchemaIntrospectionCustomRule, parse, type GraphQLError, type GraphQLSchema } from "graphql";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { useServer } from "graphql-ws/use/ws";
 import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
-import { SESSION_COOKIE } from "../auth/viewer.ts";
+import { SESSION_COOKIE, type Viewer } from "../auth/viewer.ts";
 import type { Platform } from "../platform/index.ts";
 import { contextFor } from "../http/context.ts";
-import { isOwnOrigin } from "../http/guard.ts";
+import { isCrossSiteCookie, refuseCrossSiteSignIn } from "../http/origin.ts";
 import { countRequest } from "../http/rate-limit.ts";
 import type { Context } from "./context.ts";
 import { formatGraphQLError } from "./errors.ts";
+import { acceptJsonOnly, getParameters } from "./http-input.ts";
+import { operationLimits } from "./limits.ts";
 import { reauthenticatedSubscriptions } from "./live.ts";
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply } | { wsContext: Context };
@@ -35,6 +38,16 @@ function documentChecks(formatError: (error: unknown) => GraphQLError): Plugin {
   };
 }
 
+/** In production, anonymous callers cannot introspect the schema (schema.graphql is published instead). */
+function introspectionForViewers(production: boolean): Plugin<ServerContext> {
+  const viewerOf = (context: ServerContext): Viewer | null | undefined => ("wsContext" in context ? context.wsContext.viewer : context.req.auth?.viewer);
+  return {
+    onValidate: ({ context, addValidationRule }) => {
+      if (production && !viewerOf(context)) addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
+
 function isStreamed(contentType: string | null): boolean {
   return /^(text\/event-stream|multipart\/mixed)/i.test(contentType ?? "");
 }
@@ -43,18 +56,26 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
   const formatError = (error: unknown) => formatGraphQLError(error, (e) => app.log.error({ err: e }, "graphql request failed"));
   const yoga = createYoga<ServerContext>({
     schema,
-    plugins: [documentChecks(formatError), reauthenticatedSubscriptions()],
+    plugins: [
+      getParameters(),
+      documentChecks(formatError),
+      introspectionForViewers(platform.config.production),
+      operationLimits({ formatError, charge: (ctx, requests) => countRequest(platform, { viewer: ctx.viewer, ip: ctx.client.ip }, requests) }),
+      reauthenticatedSubscriptions(),
+    ],
     graphqlEndpoint: "/graphql",
     context: (initial) => ("wsContext" in initial ? initial.wsContext : contextFor(platform, initial.req, initial.reply)),
     maskedErrors: { maskError: formatError },
     // Unexpected errors are logged by maskError; the rest are the client's and not worth a log line.
     logging: false,
     landingPage: false,
+    // Cross-origin access is http/cors.ts's, the same for /api; yoga's default would allow any origin with credentials.
+    cors: false,
+    multipart: false,
   });
 
   await app.register(async (scope) => {
-    // Leave multipart bodies to yoga (file uploads), whatever the REST scope registers.
-    scope.addContentTypeParser("multipart/form-data", {}, (_request, _payload, done) => done(null));
+    acceptJsonOnly(scope);
     scope.route({
       url: "/graphql",
       method: ["GET", "POST", "OPTIONS"],
@@ -69,7 +90,8 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
     });
   });
 
-  const wss = new WebSocketServer({ server: app.server, path: "/graphql" });
+  // The router hands over the handshakes to /graphql on the platform's hosts (see handleUpgrade below).
+  const wss = new WebSocketServer({ noServer: true });
   const publicUrl = new URL(platform.config.publicUrl);
   useServer<Record<string, unknown>, { request: IncomingMessage; context?: Context }>(
     {
@@ -77,12 +99,10 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
         const request = ctx.extra.request;
         const cookies = app.parseCookie(request.headers.cookie ?? "");
         const authorization = typeof ctx.connectionParams?.authorization === "string" ? ctx.connectionParams.authorization : undefined;
-        const origin = request.headers.origin;
-        // Browsers send cookies on cross-site WebSocket handshakes: refuse those, as for HTTP writes.
-        if (cookies[SESSION_COOKIE] && origin && !isOwnOrigin(publicUrl, origin, request.headers.host)) {
-          return false;
-        }
         const credentials = { sessionToken: cookies[SESSION_COOKIE], authorization };
+        // Browsers send cookies on cross-site WebSocket handshakes: refuse those, as the guard refuses HTTP writes
+        // (a connection can write).
+        if (isCrossSiteCookie(credentials, request.headers, publicUrl)) return false;
         const auth = await platform.authenticate(credentials);
         // A connection counts like an HTTP request; past the limit it is closed with the reason (no GraphQL error
         // can be sent before the connection is acknowledged).
@@ -98,7 +118,11 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
           viewer: auth.viewer,
           authError: auth.error,
           client: { ip: request.socket.remoteAddress, userAgent: request.headers["user-agent"] },
-          sessionCookie: { set: () => {}, clear: () => {} },
+          sessionCookie: {
+            assertSameOrigin: () => refuseCrossSiteSignIn(request.headers, publicUrl),
+            set: () => refuseCrossSiteSignIn(request.headers, publicUrl),
+            clear: () => {},
+          },
           reauthenticate: () => platform.authenticate(credentials),
         };
         return true;
@@ -141,7 +165,9 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
     for (const client of wss.clients) client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
-  return yoga;
+  const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
+    wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
+  return { yoga, handleUpgrade };
 }
 
 type Enveloped = { execute: (args: unknown) => never; subscribe: (args: unknown) => never };

@@ -1,21 +1,31 @@
 // Runs before every /api, /graphql and /oauth request: who is calling, the rate limit, and the CSRF rule;
 // then refuses bodies a database or a recursive parser cannot take (NUL characters, deep nesting).
 // "Every request" means every request the router sends to those routes, however its URL is spelled.
+//
+// The CSRF rule (origin.ts says what "cross-site" is): a request that the session cookie would authenticate and
+// that a browser sent from another origin is refused when it writes (403) and is served as an anonymous caller's
+// when it reads, so no other origin (a hosted app on a sibling subdomain sends the Lax cookie) acts or reads as
+// the signed-in user. Bearer tokens are not ambient credentials and are unaffected.
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { SESSION_COOKIE, type Authentication } from "../auth/viewer.ts";
+import type { Authentication, Credentials } from "../auth/viewer.ts";
 import { CsrfError, InvalidRequestError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
 import { credentialsOf } from "./context.ts";
+import { isCrossSiteCookie } from "./origin.ts";
 import { countRequest } from "./rate-limit.ts";
 import { routePath } from "./route-path.ts";
 
 declare module "fastify" {
   interface FastifyRequest {
     auth?: Authentication;
+    /** What the guard authenticated with (the session cookie left out of a cross-site read); reused to re-check. */
+    credentials?: Credentials;
   }
 }
 
 const GUARDED = /^\/(api|graphql|oauth)(\/|$)/;
+/** The OAuth pages keep the cookie on cross-site reads: /oauth/authorize is a cross-site navigation by design. */
+const OAUTH = /^\/oauth(\/|$)/;
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Deeper JSON than any route takes; past it, later recursive walks (GraphQL variables) could overflow. */
 const MAX_BODY_DEPTH = 64;
@@ -24,30 +34,23 @@ export function isGuarded(request: FastifyRequest): boolean {
   return GUARDED.test(routePath(request));
 }
 
-/** Whether a browser's Origin is Slipway's own: the configured public URL, or the host the request was sent to. */
-export function isOwnOrigin(publicUrl: URL, origin: string, host: string | undefined): boolean {
-  return origin === publicUrl.origin || origin === `${publicUrl.protocol}//${host}`;
-}
-
 export function registerGuard(app: FastifyInstance, platform: Platform) {
   const publicUrl = new URL(platform.config.publicUrl);
 
-  function refuseCrossSite(request: FastifyRequest) {
-    if (SAFE_METHODS.has(request.method) || !request.cookies[SESSION_COOKIE]) return;
-    const origin = request.headers.origin;
-    if (origin === undefined) return; // not a browser: no ambient-credential risk
-    if (!isOwnOrigin(publicUrl, origin, request.headers.host)) throw new CsrfError();
-  }
-
   app.addHook("onRequest", async (request, reply) => {
     if (!isGuarded(request)) return;
-    request.auth = await platform.authenticate(credentialsOf(request));
+    const credentials = credentialsOf(request);
+    const crossSite = isCrossSiteCookie(credentials, request.headers, publicUrl);
+    const writes = !SAFE_METHODS.has(request.method);
+    if (crossSite && !writes && !OAUTH.test(routePath(request))) credentials.sessionToken = undefined;
+    request.credentials = credentials;
+    request.auth = await platform.authenticate(credentials);
     const count = await countRequest(platform, { viewer: request.auth.viewer, ip: request.ip });
     reply.header("RateLimit-Limit", count.limit);
     reply.header("RateLimit-Remaining", count.remaining);
     reply.header("RateLimit-Reset", count.resetSeconds);
     if (count.refusal) throw count.refusal;
-    refuseCrossSite(request);
+    if (crossSite && writes) throw new CsrfError();
   });
 
   app.addHook("preValidation", (request, _reply, done) => {
@@ -70,6 +73,7 @@ function inspect(value: unknown): "nul" | "too_deep" | null {
   const pending: [unknown, number][] = [[value, 0]];
   while (pending.length > 0) {
     const [item, depth] = pending.pop()!;
+    if (Buffer.isBuffer(item)) continue; // a raw body (the GitHub webhook's): bytes, not parsed input
     if (typeof item === "string" && item.includes("\0")) return "nul";
     if (item && typeof item === "object") {
       if (depth >= MAX_BODY_DEPTH) return "too_deep";

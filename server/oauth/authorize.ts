@@ -1,11 +1,13 @@
 // GET /oauth/authorize shows the consent page (or skips it when the user already granted these scopes to
-// this client); POST /oauth/authorize records the decision. The pipeline is authorization/index.ts; the
+// this confidential client); POST /oauth/authorize records the decision. A public client always gets the
+// consent page: anything on the device can claim its client_id and loopback redirect, so a remembered
+// consent would hand codes to an impostor without the user seeing a thing (RFC 8252 §8.6). The pipeline is authorization/index.ts; the
 // code itself is issued by the library through the model.
 import OAuth2Server from "@node-oauth/oauth2-server";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import type { ViewerUser } from "../auth/viewer.ts";
 import { AccessDeniedError, AccountSuspendedError, AppError, ForbiddenError, InvalidRequestError } from "../errors.ts";
-import { checkRequest, checkTarget, stateOf, type AuthorizationRequest, type AuthorizationTarget } from "./authorization/index.ts";
+import { checkRequest, checkTarget, requestParams, stateOf, type AuthorizationRequest, type AuthorizationTarget } from "./authorization/index.ts";
 import { csrfToken, csrfValid } from "./csrf.ts";
 import { fromLibraryError } from "./errors.ts";
 import { authorizationModel } from "./model.ts";
@@ -16,8 +18,6 @@ import { param } from "./params.ts";
 import { clientRedirect, errorRedirect } from "./redirect.ts";
 import { pageSession, redirectToLogin } from "./session.ts";
 import type { OAuthContext } from "./routes.ts";
-
-const REQUEST_PARAMS = ["client_id", "redirect_uri", "response_type", "scope", "state", "code_challenge", "code_challenge_method"];
 
 /** An error that must not be redirected: shown on a page (unknown client, unregistered redirect_uri, forged form). */
 const showError = (reply: FastifyReply, error: AppError) => sendErrorPage(reply, error, "This authorization request cannot be completed");
@@ -46,32 +46,41 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: OAuthContext)
     }
   }
 
-  /** Runs the pipeline; an error page, a sign-in redirect or an error redirect ends the request early. */
-  async function authorizationRequest(params: unknown, reply: FastifyReply, next: () => string, status: 302 | 303) {
+  /**
+   * Runs the pipeline; an error page, a sign-in redirect or an error redirect ends the request early. The
+   * sign-in detour comes back to GET /oauth/authorize with the request's own parameters, bounded.
+   */
+  async function authorizationRequest(params: unknown, reply: FastifyReply, status: 302 | 303) {
     let target: AuthorizationTarget;
     try {
       target = await checkTarget(params, services.oauthClients);
     } catch (error) {
       return { done: showError(reply, asAppError(error)) };
     }
+    const redirectError = (error: unknown) => ({ done: reply.redirect(errorRedirect(target.redirectUri, ctx.issuer, asAppError(error), stateOf(params)), status) });
+    let carried: Record<string, string>;
+    try {
+      carried = requestParams(params);
+    } catch (error) {
+      return redirectError(error);
+    }
     const session = pageSession(reply.request);
-    if (!session) return { done: redirectToLogin(reply, next()) };
+    if (!session) return { done: redirectToLogin(reply, `/oauth/authorize?${new URLSearchParams(carried)}`) };
     if (session.user.status === "SUSPENDED") return { done: showError(reply, new AccountSuspendedError()) };
     try {
-      return { session, request: checkRequest(params, target, session.user) };
+      return { session, carried, request: checkRequest(params, target, session.user) };
     } catch (error) {
-      return { done: reply.redirect(errorRedirect(target.redirectUri, ctx.issuer, asAppError(error), stateOf(params)), status) };
+      return redirectError(error);
     }
   }
 
   app.get("/oauth/authorize", async (request, reply) => {
-    const outcome = await authorizationRequest(request.query, reply, () => request.url, 302);
+    const outcome = await authorizationRequest(request.query, reply, 302);
     if (!outcome.request) return outcome.done;
-    const { session, request: authz } = outcome;
-    if (await services.oauthGrants.hasConsent(session.user.id, authz.client.id, authz.scopes)) {
+    const { session, carried, request: authz } = outcome;
+    if (!authz.client.public && (await services.oauthGrants.hasConsent(session.user.id, authz.client.id, authz.scopes))) {
       return reply.redirect(await issueCode(authz, session.user), 302);
     }
-    const hidden = Object.fromEntries(REQUEST_PARAMS.map((name) => [name, param(request.query, name)]));
     return sendPage(
       reply,
       200,
@@ -80,7 +89,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: OAuthContext)
         client: authz.client,
         scopes: authz.scopes,
         user: session.user,
-        hidden: { ...hidden, scope: authz.scopes.join(" "), csrf_token: csrfToken(session.sessionToken, "authorize") },
+        hidden: { ...carried, scope: authz.scopes.join(" "), csrf_token: csrfToken(session.sessionToken, "authorize") },
         formTargets: [new URL(authz.redirectUri).origin],
       }),
     );
@@ -88,8 +97,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: OAuthContext)
 
   app.post("/oauth/authorize", async (request, reply) => {
     const body = request.body;
-    const again = () => `/oauth/authorize?${new URLSearchParams(REQUEST_PARAMS.flatMap((n) => (param(body, n) ? [[n, param(body, n)!]] : [])))}`;
-    const outcome = await authorizationRequest(body, reply, again, 303);
+    const outcome = await authorizationRequest(body, reply, 303);
     if (!outcome.request) return outcome.done;
     const { session, request: authz } = outcome;
     if (!csrfValid(session.sessionToken, "authorize", param(body, "csrf_token"))) {

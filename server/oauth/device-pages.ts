@@ -18,16 +18,18 @@ import { pageSession, redirectToLogin } from "./session.ts";
 const WARNING =
   "Only continue if you just started signing in on your own device. Never enter or approve a code that someone else sent you: they would get access to your account.";
 const WRONG_CODE = "That code is not valid or has expired. Check the code shown on your device and try again.";
+/** Where the sign-in detour comes back to: this page, with the code typed so far (bounded, params.ts) and nothing else. */
+const devicePage = (userCode: string | undefined) => (userCode ? `/oauth/device?user_code=${encodeURIComponent(userCode)}` : "/oauth/device");
 
 export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
   const devices = ctx.platform.services.oauthDeviceCodes;
   const grants = ctx.platform.services.oauthGrants;
 
   app.get("/oauth/device", async (request, reply) => {
-    const session = pageSession(request);
-    if (!session) return redirectToLogin(reply, request.url);
-    if (session.user.status === "SUSPENDED") return sendErrorPage(reply, new AccountSuspendedError());
     const userCode = param(request.query, "user_code");
+    const session = pageSession(request);
+    if (!session) return redirectToLogin(reply, devicePage(userCode));
+    if (session.user.status === "SUSPENDED") return sendErrorPage(reply, new AccountSuspendedError());
     return sendPage(reply, 200, codeEntryPage({ csrfToken: csrfToken(session.sessionToken, "device"), userCode }));
   });
 
@@ -35,7 +37,7 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
     const body = request.body;
     const typed = param(body, "user_code") ?? "";
     const session = pageSession(request);
-    if (!session) return redirectToLogin(reply, typed ? `/oauth/device?user_code=${encodeURIComponent(typed)}` : "/oauth/device");
+    if (!session) return redirectToLogin(reply, devicePage(typed));
     if (session.user.status === "SUSPENDED") return sendErrorPage(reply, new AccountSuspendedError());
     if (!csrfValid(session.sessionToken, "device", param(body, "csrf_token"))) {
       return sendErrorPage(reply, new ForbiddenError("This form expired or was not sent from Slipway's device page. Open the page again and enter the code."));

@@ -7,7 +7,9 @@ import { DEVICE_CODE_GRANT } from "./device-grant.ts";
 import type { OAuthContext } from "./routes.ts";
 
 export function authorizationServerMetadata(issuer: string) {
-  const clientAuth = ["client_secret_basic", "client_secret_post", "none"];
+  const secretAuth = ["client_secret_basic", "client_secret_post"];
+  // Public clients ("none") may use every endpoint but introspection (token-management.ts).
+  const clientAuth = [...secretAuth, "none"];
   return {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -22,7 +24,7 @@ export function authorizationServerMetadata(issuer: string) {
     grant_types_supported: ["authorization_code", "refresh_token", DEVICE_CODE_GRANT],
     token_endpoint_auth_methods_supported: clientAuth,
     revocation_endpoint_auth_methods_supported: clientAuth,
-    introspection_endpoint_auth_methods_supported: clientAuth,
+    introspection_endpoint_auth_methods_supported: secretAuth,
     code_challenge_methods_supported: ["S256", "plain"],
     authorization_response_iss_parameter_supported: true,
     service_documentation: `${issuer}/api/openapi.json`,

@@ -9,6 +9,7 @@ import { DEVICE_CODE_GRANT } from "./device-grant.ts";
 import { InvalidGrantError, InvalidScopeError } from "../errors.ts";
 import { randomToken } from "../auth/secrets.ts";
 import { resolveScope, scopesStillAllowed } from "./scope.ts";
+import { redirectUriRegistered } from "./authorization/check-redirect-uri.ts";
 import type { OAuthClientRecord } from "../services/oauth-clients.ts";
 import type { GrantUser } from "../services/oauth-grants.ts";
 import type { Services } from "../services/index.ts";
@@ -27,6 +28,8 @@ export interface ModelUser extends GrantUser {
   authorizationCodeId?: string;
   /** The refresh token being exchanged: retired by saveToken as its successor is stored. */
   refreshTokenId?: string;
+  /** That refresh token's scope, the grant's: its successor keeps it even when the new access token asks for less. */
+  grantScope?: string[];
 }
 
 interface Code {
@@ -47,6 +50,7 @@ export interface Model {
   generateRefreshToken(): Promise<string>;
   generateAuthorizationCode(): Promise<string>;
   getClient(clientId: string, clientSecret?: string | null): Promise<ModelClient | null>;
+  validateRedirectUri?(redirectUri: string, client: ModelClient): Promise<boolean>;
   validateScope(user: ModelUser, client: ModelClient, scope?: string[]): Promise<string[]>;
   saveAuthorizationCode(code: Omit<Code, "id" | "client" | "user">, client: ModelClient, user: ModelUser): Promise<Code>;
   getAuthorizationCode(authorizationCode: string): Promise<Code | null>;
@@ -133,18 +137,22 @@ export function createModel(services: Services): Model {
     /**
      * Stores the issued tokens (hashed) in the family of their grant, with only the scopes the user's role
      * allows now (the library never re-checks a refresh's scope; none left → invalid_scope, the refresh token
-     * untouched). A refresh exchange retires the old refresh
-     * token here, so a refused request (say, a wider scope) leaves it usable. Tokens of a code replayed
-     * while they were being issued, or of an app the user revoked meanwhile, are revoked at once → invalid_grant.
+     * untouched). The access token gets the scope asked for; the new refresh token keeps the grant's whole
+     * scope (RFC 6749 §6), so asking for less once does not narrow the grant. A refresh exchange retires the
+     * old refresh token here, so a refused request (say, a wider scope) leaves it usable. Tokens of a code
+     * replayed while they were being issued, or of an app the user revoked meanwhile, are revoked at once →
+     * invalid_grant.
      */
     async saveToken(token, client, user) {
       const scope = scopesStillAllowed(token.scope ?? [], user);
       if (!scope.length) throw new InvalidScopeError("This account may no longer use any scope of this grant: authorize the app again.");
+      const grantScope = user.grantScope ? scopesStillAllowed(user.grantScope, user) : scope;
       const issued = await oauthGrants.issueTokens({
         accessToken: token.accessToken,
         accessTokenExpiresAt: token.accessTokenExpiresAt!,
         refreshToken: token.refreshToken,
         scope,
+        grantScope,
         clientId: client.id,
         userId: user.id,
         familyId: user.familyId,
@@ -168,7 +176,7 @@ export function createModel(services: Services): Model {
         refreshToken,
         scope: words(row.scope),
         client: modelClient(row.client),
-        user: { ...subject(row.user), familyId: row.familyId, refreshTokenId: row.id },
+        user: { ...subject(row.user), familyId: row.familyId, refreshTokenId: row.id, grantScope: words(row.scope) },
       };
     },
 
@@ -188,8 +196,9 @@ export function createModel(services: Services): Model {
 
 /**
  * The model as the authorization endpoint uses it: the browser carries no client secret, so the client is
- * only looked up; and a code issued to a request without redirect_uri records none, so the token request
- * need not send one (authorization/check-redirect-uri.ts).
+ * only looked up; the library checks redirect_uri by our rule (loopback IPs on any port); and a code issued
+ * to a request without redirect_uri records none, so the token request need not send one
+ * (authorization/check-redirect-uri.ts).
  */
 export function authorizationModel(model: Model, services: Services, redirectUriSent: boolean): Model {
   return {
@@ -198,6 +207,7 @@ export function authorizationModel(model: Model, services: Services, redirectUri
       const client = await services.oauthClients.find(clientId);
       return client ? modelClient(client) : null;
     },
+    validateRedirectUri: async (redirectUri, client) => redirectUriRegistered(client.redirectUris, redirectUri),
     saveAuthorizationCode: (code, client, user) => model.saveAuthorizationCode(redirectUriSent ? code : { ...code, redirectUri: "" }, client, user),
   };
 }

@@ -15,7 +15,15 @@ export function pageSession(request: FastifyRequest): PageSession | null {
   return { user: viewer.user, sessionToken };
 }
 
-/** 302 to the dashboard's sign-in page, which sends the user back to `next` (a path on this server). */
+/** How long a `next` may be: the OAuth pages' own, built from their bounded parameters (params.ts), always fit. */
+const MAX_NEXT_LENGTH = 16384;
+
+/** A path on this server: one leading slash (not `//host` nor `/\host`, which browsers read as another host), printable ASCII, bounded. */
+function isLocalPath(path: string): boolean {
+  return path.length <= MAX_NEXT_LENGTH && /^\/(?![/\\])[\x21-\x7e]*$/.test(path);
+}
+
+/** 302 to the dashboard's sign-in page, which sends the user back to `next` when it is a local path; else just to sign in. */
 export function redirectToLogin(reply: FastifyReply, next: string) {
-  return reply.redirect(`/login?next=${encodeURIComponent(next)}`, 302);
+  return reply.redirect(isLocalPath(next) ? `/login?next=${encodeURIComponent(next)}` : "/login", 302);
 }

@@ -5,7 +5,11 @@ import type { Config } from "../config.ts";
 import { createDb, type Db } from "../db/client.ts";
 import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
 import { createSql } from "../db/sql.ts";
+import { HostingEngine } from "../hosting/engine.ts";
+import { createGitHubTokenStore } from "../services/github-tokens.ts";
 import { createServices, type Services } from "../services/index.ts";
+import { createRuntime } from "./runtime/index.ts";
+import { createMailer, type MailLogger, type Mailer } from "./mail/index.ts";
 import { createPubSub, type PubSub } from "./pubsub/index.ts";
 import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
@@ -15,14 +19,16 @@ export interface Platform {
   db: Db;
   counters: CounterStore;
   pubsub: PubSub;
+  mailer: Mailer;
   services: Services;
+  engine: HostingEngine;
   authenticate: Authenticate;
   close(): Promise<void>;
 }
 
 const CACHE_CLEARED = "read-cache:cleared";
 
-export async function createPlatform(config: Config): Promise<Platform> {
+export async function createPlatform(config: Config, logger: MailLogger): Promise<Platform> {
   const instance = randomUUID();
   const counters = createCounterStore(config.redisUrl, config.redisKeyPrefix);
   const pubsub = createPubSub(config.redisUrl, config.redisKeyPrefix);
@@ -37,17 +43,37 @@ export async function createPlatform(config: Config): Promise<Platform> {
   })();
 
   const sql = createSql(config.databaseUrl);
-  const services = createServices({ db, config, counters, pubsub, cache, tokens: createOAuthTokenStore(sql) });
+  const mailer = createMailer(config.mail, logger);
+  const githubTokens = createGitHubTokenStore({ db, config });
+  const engine = new HostingEngine({
+    db,
+    git: { baseUrl: config.githubUrl, tokenFor: (appId) => githubTokens.tokenFor(appId) },
+    sql,
+    pubsub,
+    driver: await createRuntime(config, { info: (message) => logger.info({}, message), warn: (message) => logger.warn({}, message) }),
+    onError: (err, message) => logger.error({ err }, message),
+    options: {
+      dataDir: config.dataDir,
+      ...config.hosting,
+      drainMs: 1000,
+      stopGraceMs: 5000,
+      backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
+    },
+  });
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens });
   return {
     config,
     db,
     counters,
     pubsub,
+    mailer,
     services,
+    engine,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
+      await engine.close();
       await clearedElsewhere.return?.();
-      await Promise.all([counters.close(), pubsub.close()]);
+      await Promise.all([counters.close(), pubsub.close(), mailer.close()]);
       await Promise.all([db.$disconnect(), sql.close()]);
     },
   };

@@ -1,11 +1,20 @@
 // Registers the route table: each request becomes variables for the route's GraphQL document, which
 // was parsed and validated once at boot, and runs through `execute` with the request's context.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { execute, isObjectType, parse, validate, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
-import { AppError, errorFromCode, InvalidRequestError, toAppError, UnsupportedMediaTypeError } from "../errors.ts";
+import { execute, isObjectType, parse, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
+import {
+  AppError,
+  errorFromCode,
+  InvalidRequestError,
+  toAppError,
+  UnauthenticatedError,
+  UnsupportedMediaTypeError,
+} from "../errors.ts";
+import { fixedDocumentProblems } from "../graphql/limits.ts";
 import { contextFor } from "../http/context.ts";
 import type { Platform } from "../platform/index.ts";
 import { withFragments } from "./fragments.ts";
+import { uploadTooLarge } from "../services/uploads.ts";
 import { routes } from "./routes.ts";
 import type { RestRoute } from "./types.ts";
 
@@ -17,8 +26,9 @@ export interface CompiledRoute {
 export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
   return routes.map((route) => {
     const document = parse(withFragments(route.document));
-    const errors = validate(schema, document);
-    if (errors.length) throw new Error(`REST route ${route.method} ${route.path}: ${errors.map((e) => e.message).join("; ")}`);
+    // Within what a client's operation may ask for, and counted as one request (as the guard counts it).
+    const problems = fixedDocumentProblems(schema, document);
+    if (problems.length) throw new Error(`REST route ${route.method} ${route.path}: ${problems.join("; ")}`);
     return { route, document };
   });
 }
@@ -39,11 +49,18 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
           throw new UnsupportedMediaTypeError("Send the body as JSON with Content-Type: application/json.");
         }
         const parts = { params: request.params as Record<string, string>, query: request.query as Record<string, string>, body: request.body };
+        const uploadId = route.upload ? await stageUpload(request, platform) : undefined;
         const variableValues = {
           ...(route.variables ? route.variables(parts) : parts.params),
           ...(route.input ? { [route.input]: request.body ?? null } : {}),
+          ...(route.upload ? { [route.upload]: uploadId } : {}),
         };
-        const result = await execute({ schema, document, variableValues, contextValue: contextFor(platform, request, reply) });
+        let result;
+        try {
+          result = await execute({ schema, document, variableValues, contextValue: contextFor(platform, request, reply) });
+        } finally {
+          if (uploadId) await platform.services.uploads.discard(uploadId);
+        }
         if (result.errors?.length) throw fromGraphQLError(result.errors[0]);
         const value = Object.values(result.data ?? {})[0];
         const domainError = asDomainError(value, errorTypes);
@@ -55,15 +72,30 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
   }
 }
 
+/** Room for the multipart framing around the file itself. */
+const MULTIPART_OVERHEAD = 64 * 1024;
+
+/** Streams the request's `file` part to disk, within the caller's maxUploadBytes, and answers its staged id. */
+async function stageUpload(request: FastifyRequest, platform: Platform): Promise<string> {
+  const viewer = request.auth?.viewer;
+  if (!viewer) throw request.auth?.error ?? new UnauthenticatedError();
+  if (!request.isMultipart()) throw new UnsupportedMediaTypeError("Send the zip as multipart/form-data, in a part named file.");
+  const maxBytes = Number((await platform.services.accounts.quotaOf(viewer.user.id)).maxUploadBytes);
+  if (Number(request.headers["content-length"]) > maxBytes + MULTIPART_OVERHEAD) throw uploadTooLarge(maxBytes);
+  const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } });
+  if (!part || part.fieldname !== "file") throw new InvalidRequestError("Send the zip in a multipart part named file.", { file: "Required." });
+  return (await platform.services.uploads.stage(viewer.user.id, part.file, maxBytes)).id;
+}
+
 function isJson(contentType: string | undefined): boolean {
   return /^application\/([\w.+-]+\+)?json\s*(;|$)/i.test(contentType ?? "");
 }
 
 function asDomainError(value: unknown, errorTypes: Set<string>): AppError | null {
-  const v = value as { __typename?: string; code?: string; message?: string; fields?: { field: string; message: string }[] } | null;
+  const v = value as { __typename?: string; code?: string; message?: string; httpStatus?: number; fields?: { field: string; message: string }[] } | null;
   if (!v || typeof v !== "object" || !v.__typename || !errorTypes.has(v.__typename)) return null;
   const fields = v.fields ? Object.fromEntries(v.fields.map((f) => [f.field, f.message])) : undefined;
-  return errorFromCode(v.code!, v.message!, fields);
+  return errorFromCode(v.code!, v.message!, v.httpStatus!, fields);
 }
 
 function withoutTypename(value: unknown): unknown {

@@ -4,7 +4,12 @@ export const fragments: Record<string, string> = {
   QuotaFields: `fragment QuotaFields on Quota {
     requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }`,
   OAuthClientFields: `fragment OAuthClientFields on OAuthClient { clientId name description redirectUris public createdAt }`,
-  ErrorFields: `fragment ErrorFields on Error { __typename code message
+  AppFields: `fragment AppFields on App {
+    slug name description status url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,
+  DeploymentFields: `fragment DeploymentFields on Deployment {
+    id status source repo branch commit commitMessage createdAt startedAt finishedAt error durationMs rollbackOf rollbackable steps { name ms } }`,
+  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId line }`,
+  ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
 };
 

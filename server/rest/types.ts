@@ -18,6 +18,11 @@ export interface RestRoute {
   input?: string;
   /** Path and query parameters → variables; by default every path param under its own name. */
   variables?: (parts: RestRequestParts) => Record<string, unknown>;
+  /**
+   * A multipart upload route: the part named `file` is streamed to disk (bounded by the caller's maxUploadBytes)
+   * and this variable receives the staged upload's id.
+   */
+  upload?: string;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 202 | 204;
 }

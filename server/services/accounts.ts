@@ -2,12 +2,14 @@
 // OAuth sign-in page.
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
-import { AccountSuspendedError, ConflictError, InvalidCredentialsError, RateLimitedError } from "../errors.ts";
+import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from "../errors.ts";
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "../auth/password.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
-import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
+import type { EmailVerificationService } from "./email-verification.ts";
+import type { LoginThrottle } from "./login-throttle.ts";
 import type { SessionMeta, SessionService } from "./sessions.ts";
+import { accountTopic } from "./topics.ts";
 import { checks, uniqueViolation, validate } from "./validation.ts";
 
 export interface SignupInput {
@@ -21,50 +23,24 @@ export interface LoginInput {
   password: string;
 }
 
-const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-const MAX_FAILURES_PER_ACCOUNT = 10;
-const MAX_FAILURES_PER_ADDRESS = 50;
-
 export function createAccountService(deps: {
   db: Db;
   config: Config;
-  counters: CounterStore;
   pubsub: PubSub;
   cache: ReadCache;
   sessions: SessionService;
+  throttle: LoginThrottle;
+  verification: EmailVerificationService;
 }) {
-  const { db, config, counters, pubsub, cache, sessions } = deps;
-
-  async function throttleLogin(email: string, ip: string | undefined) {
-    const keys = [`login:account:${email}`, ...(ip ? [`login:ip:${ip}`] : [])];
-    const limits = [MAX_FAILURES_PER_ACCOUNT, MAX_FAILURES_PER_ADDRESS];
-    const counts = await Promise.all(keys.map((k) => counters.peek(k)));
-    counts.forEach((c, i) => {
-      if (c && c.count >= limits[i]) {
-        const wait = Math.max(1, Math.ceil((c.resetAt - Date.now()) / 1000));
-        throw new RateLimitedError(wait, `Too many failed sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes.`);
-      }
-    });
-    return {
-      failed: () => Promise.all(keys.map((k) => counters.increment(k, LOGIN_WINDOW_MS))),
-      succeeded: () => counters.reset(keys[0]),
-    };
-  }
-
-  /**
-   * ADMIN_EMAILS also covers accounts created before their email was listed: they become ADMIN (and ACTIVE,
-   * as a listed signup would be) at their next sign-in. Suspension is checked first and still wins.
-   */
-  async function promoteIfListed<U extends { id: string; email: string; role: string; status: string }>(user: U) {
-    if (!config.adminEmails.has(user.email) || (user.role === "ADMIN" && user.status === "ACTIVE")) return user;
-    const promoted = await db.user.update({ where: { id: user.id }, data: { role: "ADMIN", status: "ACTIVE" } });
-    await pubsub.publish(accountTopic(user.id), { userId: user.id });
-    return promoted;
-  }
+  const { db, config, pubsub, cache, sessions, throttle, verification } = deps;
 
   return {
     async signup(input: SignupInput, meta: SessionMeta) {
-      validate(input as unknown as Record<string, unknown>, { email: checks.email, password: checks.password, name: checks.handle });
+      validate(input as unknown as Record<string, unknown>, {
+        email: checks.email,
+        password: checks.newPassword(input.email, input.name),
+        name: checks.handle,
+      });
       const email = input.email.trim().toLowerCase();
       const taken = await db.user.findFirst({ where: { OR: [{ email }, { name: input.name }] }, select: { email: true, name: true } });
       if (taken) throw conflictFor(taken.email === email ? ["email"] : ["name"]);
@@ -75,11 +51,13 @@ export function createAccountService(deps: {
             email,
             name: input.name,
             passwordHash,
-            role: config.adminEmails.has(email) ? "ADMIN" : "USER",
-            status: config.requireApproval && !config.adminEmails.has(email) ? "PENDING" : "ACTIVE",
+            // ADMIN_EMAILS applies once the address is verified (email-verification.ts), not to whoever signs up first.
+            role: "USER",
+            status: config.requireApproval ? "PENDING" : "ACTIVE",
             quota: { create: { ...config.defaultQuota } },
           },
         });
+        await verification.sendLink(user);
         return { user, session: await sessions.start(user.id, meta) };
       } catch (error) {
         const fields = uniqueViolation(error);
@@ -94,17 +72,24 @@ export function createAccountService(deps: {
         password: (v) => (typeof v === "string" && v ? null : "Enter your password."),
       });
       const email = input.email.trim().toLowerCase();
-      const throttle = await throttleLogin(email, meta.ip);
+      const attempt = await throttle.attempt(email, meta.ip);
       const user = await db.user.findUnique({ where: { email } });
       const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstNothing(input.password);
-      if (!user || !ok) {
-        await throttle.failed();
-        throw new InvalidCredentialsError();
-      }
-      await throttle.succeeded();
+      if (!user || !ok) throw new InvalidCredentialsError();
+      await attempt.succeeded();
       if (user.status === "SUSPENDED") throw new AccountSuspendedError();
-      const promoted = await promoteIfListed(user);
+      const promoted = await verification.promoteIfListed(user);
       return { user: promoted, session: await sessions.start(user.id, meta) };
+    },
+
+    /** Operators' out-of-band role change (npm run admin): ADMIN also activates the account. Null for an unknown email. */
+    async setRole(email: string, role: "ADMIN" | "USER") {
+      const data = role === "ADMIN" ? { role, status: "ACTIVE" as const } : { role };
+      const { count } = await db.user.updateMany({ where: { email: email.trim().toLowerCase() }, data });
+      if (!count) return null;
+      const user = await db.user.findUniqueOrThrow({ where: { email: email.trim().toLowerCase() } });
+      await pubsub.publish(accountTopic(user.id), { userId: user.id });
+      return user;
     },
 
     /** Tells live subscribers (the dashboard) that a user's account or quota changed. */
@@ -128,7 +113,7 @@ export function createAccountService(deps: {
       return cache.get(`quota:${userId}`, async () => {
         const [quota, apps, databases, cdn] = await Promise.all([
           db.quota.findUnique({ where: { userId } }),
-          db.app.count({ where: { ownerId: userId } }),
+          db.app.count({ where: { ownerId: userId, previewOfId: null } }),
           db.resource.count({ where: { app: { ownerId: userId } } }),
           db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
         ]);
@@ -143,8 +128,6 @@ export function createAccountService(deps: {
     },
   };
 }
-
-const accountTopic = (userId: string) => `account:${userId}`;
 
 function conflictFor(fields: ("email" | "name")[]) {
   const messages = { email: "An account with this email already exists. Sign in instead.", name: "This name is taken. Choose another." };

@@ -1,11 +1,13 @@
 // OAuth clients that developers register: `svc_…` ids, secrets shown once and stored as SHA-256 hashes,
-// redirect URIs checked for exact use later. Shared by GraphQL (and so REST) and the OAuth endpoints.
+// redirect URIs checked for exact use later (redirectUriProblem, also applied to stored URIs before use).
+// Shared by GraphQL (and so REST) and the OAuth endpoints.
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
 import { InvalidRequestError, NotFoundError } from "../errors.ts";
 import { hashToken, randomToken, safeEqual } from "../auth/secrets.ts";
+import type { Page } from "./pages.ts";
 import { validate, type Check } from "./validation.ts";
 
 export interface OAuthClientInput {
@@ -38,13 +40,35 @@ export interface OAuthClientRecord {
 const MAX_REDIRECT_URIS = 10;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** Absolute https URLs; plain http only for loopback (CLIs, local development); never a fragment (RFC 6749 §3.1.2). */
+/** RFC 3986 characters only (ASCII: unreserved, reserved, and "%" starting a percent-encoded octet). */
+const RFC3986_URI = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+$/;
+
+/** The URI as a browser would send it (non-ASCII percent-encoded, IDN hosts in xn-- form), when that is RFC 3986. */
+function encodedForm(value: string): string | null {
+  try {
+    const href = new URL(value).href;
+    return RFC3986_URI.test(href) && href !== value ? href : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A redirect URI is used exactly as registered, in a Location header, so it must be a plain RFC 3986 URI:
+ * ASCII, percent-encoded, absolute; https, or plain http only for loopback (CLIs, local development);
+ * no fragment (RFC 6749 §3.1.2), no credentials, no wildcard (matching is exact, never by pattern).
+ */
 export function redirectUriProblem(value: string): string | null {
+  if (value.includes("*")) return `"${value}" contains a wildcard (*): wildcards are not supported, register each redirect URI exactly as it is used.`;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
     return `"${value}" is not an absolute URL.`;
+  }
+  if (!RFC3986_URI.test(value)) {
+    const encoded = encodedForm(value);
+    return `"${value}" must be an RFC 3986 URI: ASCII only, with other characters percent-encoded${encoded ? ` (register "${encoded}")` : ""}.`;
   }
   if (value.includes("#")) return `"${value}" must not contain a fragment (#).`;
   if (url.username || url.password) return `"${value}" must not contain credentials.`;
@@ -108,8 +132,14 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
       return { client: record(row), clientSecret };
     },
 
-    async listMine(ownerId: string): Promise<OAuthClientRecord[]> {
-      const rows = await db.oAuthClient.findMany({ where: { ownerId }, orderBy: { createdAt: "desc" } });
+    /** A page of the owner's clients, newest first; `after` names the last client of the previous page. */
+    async listMine(ownerId: string, page: Page): Promise<OAuthClientRecord[]> {
+      const rows = await db.oAuthClient.findMany({
+        where: { ownerId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(page.after ? { cursor: { clientId: page.after }, skip: 1 } : {}),
+      });
       return rows.map(record);
     },
 

@@ -6,7 +6,8 @@
 //   answers `slow_down` and adds 5 s to the interval; `access_denied`, `expired_token`; an approved code
 //   yields tokens exactly once.
 // - code entry is throttled per user and per address, so codes cannot be guessed by brute force: every
-//   code typed counts before it is looked up, so parallel guesses cannot slip past the limit.
+//   code typed counts before it is looked up (atomically, in a sliding window), so parallel guesses cannot
+//   slip past the limit, nor a burst at the turn of a window.
 import { randomInt } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import {
@@ -67,10 +68,11 @@ export function createOAuthDeviceCodeService(deps: { db: Db; counters: CounterSt
     async countEntryAttempt(userId: string, ip: string | undefined) {
       const limits: [string, number][] = [[`device-entry:user:${userId}`, ENTRY_ATTEMPTS.user]];
       if (ip) limits.push([`device-entry:ip:${ip}`, ENTRY_ATTEMPTS.address]);
-      const counts = await Promise.all(limits.map(([key]) => counters.increment(key, ENTRY_WINDOW_MS)));
-      const over = counts.find((counter, i) => counter.count > limits[i][1]);
-      if (over) {
-        const wait = Math.max(1, Math.ceil((over.resetAt - Date.now()) / 1000));
+      // One after the other: a code the user may not type does not count against the address.
+      for (const [key, limit] of limits) {
+        const take = await counters.take(key, { limit, windowMs: ENTRY_WINDOW_MS });
+        if (take.allowed) continue;
+        const wait = Math.max(1, Math.ceil((take.retryAt - Date.now()) / 1000));
         throw new RateLimitedError(wait, `Too many codes entered. Try again in ${Math.ceil(wait / 60)} minutes.`);
       }
     },

@@ -16,6 +16,7 @@ import type { Db } from "../db/client.ts";
 import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import { hashToken } from "../auth/secrets.ts";
 import { parseScope } from "../auth/scopes.ts";
+import type { Page } from "./pages.ts";
 
 export interface GrantUser {
   id: string;
@@ -39,7 +40,10 @@ export interface NewTokens {
   accessToken: string;
   accessTokenExpiresAt: Date;
   refreshToken?: string;
+  /** The access token's scope. */
   scope: string[];
+  /** The refresh token's: the grant's whole scope, which a refresh asking for less keeps (RFC 6749 §6). */
+  grantScope: string[];
   clientId: string;
   userId: string;
   /** The family to extend (refresh); a new one starts otherwise. */
@@ -114,6 +118,7 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
         accessTokenExpiresAt: input.accessTokenExpiresAt,
         refreshTokenHash: input.refreshToken ? hashToken(input.refreshToken) : null,
         scope: input.scope.join(" "),
+        grantScope: input.grantScope.join(" "),
         familyId,
         clientId: input.clientId,
         userId: input.userId,
@@ -190,11 +195,15 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
       });
     },
 
-    /** The apps the user authorized, newest first. */
-    async authorizedApps(userId: string) {
+    /** A page of the apps the user authorized, newest first; `after` names the last app of the previous page. */
+    async authorizedApps(userId: string, page: Page) {
+      const after = page.after ? await db.oAuthClient.findUnique({ where: { clientId: page.after }, select: { id: true } }) : null;
+      if (page.after && !after) return [];
       const consents = await db.oAuthConsent.findMany({
         where: { userId },
-        orderBy: { updatedAt: "desc" },
+        orderBy: [{ updatedAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(after ? { cursor: { userId_clientId: { userId, clientId: after.id } }, skip: 1 } : {}),
         include: { client: { select: { clientId: true, name: true, description: true } } },
       });
       return consents.map((c) => ({ ...c.client, scopes: parseScope(c.scope).scopes as string[], authorizedAt: c.createdAt, updatedAt: c.updatedAt }));

@@ -1,4 +1,5 @@
 // Field checks shared by services; each returns a message a person can act on, or null.
+import { passwordProblem } from "../auth/password-policy.ts";
 import { InvalidRequestError, type FieldErrors } from "../errors.ts";
 
 export type Check = (value: unknown) => string | null;
@@ -9,17 +10,13 @@ const EMAIL_PATTERN = /^[^\s@\p{Cc}]+@[^\s@\p{Cc}]+\.[^\s@\p{Cc}]+$/u;
 export const checks = {
   email: (v: unknown) =>
     typeof v !== "string" || v.length > 254 || !EMAIL_PATTERN.test(v) ? "Enter a valid email address, like ada@example.com." : null,
-  password: (v: unknown) =>
-    typeof v !== "string" || v.length < 8
-      ? "Use a password of at least 8 characters."
-      : v.length > 1024
-        ? "Use a password of at most 1024 characters."
-        : null,
+  /** A new password: long enough and hard to guess, also from the account's own email and name. */
+  newPassword: (...userInputs: unknown[]): Check => (v) => passwordProblem(v, userInputs.filter((i): i is string => typeof i === "string")),
   handle: (v: unknown) =>
     typeof v !== "string" || !HANDLE_PATTERN.test(v)
       ? "Use 1 to 39 lowercase letters, digits or hyphens, starting and ending with a letter or digit."
       : null,
-} satisfies Record<string, Check>;
+} satisfies Record<string, Check | ((...args: never[]) => Check)>;
 
 /** Runs every check and throws one InvalidRequestError listing all bad fields. */
 export function validate(input: Record<string, unknown>, rules: Record<string, Check>): void {

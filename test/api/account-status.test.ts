@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
+import { verifyEmail } from "../helpers/accounts.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { bearer, issueTokens, registerClient } from "../oauth/helpers.ts";
 
@@ -47,9 +48,10 @@ describe("REQUIRE_APPROVAL and account status", () => {
     expect((await chief.graphql(CAN)).body.data.viewer.can).toEqual({ writeUser: true, writeApps: true, administer: true });
   });
 
-  it("starts administrators ACTIVE", async () => {
+  it("makes a listed address ADMIN and ACTIVE once verified, PENDING like any other before", async () => {
     const { user } = await new Client(server.url).signup({ email: "chief@example.com" });
-    expect(user).toMatchObject({ role: "ADMIN", status: "ACTIVE" });
+    expect(user).toMatchObject({ role: "USER", status: "PENDING" });
+    expect(await verifyEmail(server, "chief@example.com")).toMatchObject({ role: "ADMIN", status: "ACTIVE" });
   });
 
   it("refuses a SUSPENDED account at sign-in and on its existing sessions with 403 account_suspended", async () => {

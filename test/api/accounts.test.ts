@@ -1,6 +1,10 @@
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, uniqueName } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { verifyEmail } from "../helpers/accounts.ts";
+
+const PASSWORD = "correct horse battery";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -76,7 +80,7 @@ describe("GET /api/me", () => {
 describe("POST /api/auth/signup", () => {
   it("creates the account, answers 201 {user} and sets an HttpOnly SameSite=Lax session cookie", async () => {
     const name = uniqueName();
-    const res = await new Client(server.url).post("/api/auth/signup", { email: `${name}@Example.com`, password: "12345678", name });
+    const res = await new Client(server.url).post("/api/auth/signup", { email: `${name}@Example.com`, password: PASSWORD, name });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({ user: expect.objectContaining({ name, email: `${name}@example.com`, role: "USER" }) });
     const cookie = res.headers.getSetCookie()[0];
@@ -96,13 +100,13 @@ describe("POST /api/auth/signup", () => {
 
   it("answers 400 naming the field for a wrong type, a missing field and an unknown field", async () => {
     const client = new Client(server.url);
-    const wrongType = await client.post("/api/auth/signup", { email: "a@b.io", password: "12345678", name: 5 });
+    const wrongType = await client.post("/api/auth/signup", { email: "a@b.io", password: PASSWORD, name: 5 });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.error.details.fields).toHaveProperty("name");
     const missing = await client.post("/api/auth/signup", { email: "a@b.io", name: "abc" });
     expect(missing.status).toBe(400);
     expect(missing.body.error.details.fields).toHaveProperty("password");
-    const unknown = await client.post("/api/auth/signup", { email: "a@b.io", password: "12345678", name: "abc", admin: true });
+    const unknown = await client.post("/api/auth/signup", { email: "a@b.io", password: PASSWORD, name: "abc", admin: true });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.details.fields).toHaveProperty("admin");
   });
@@ -121,7 +125,7 @@ describe("POST /api/auth/signup", () => {
 
   it("answers 400 for text with NUL characters, anywhere in the body (PostgreSQL cannot store them)", async () => {
     const client = new Client(server.url);
-    const signup = await client.post("/api/auth/signup", { email: "nul\u0000@example.com", password: "12345678", name: "nul-user" });
+    const signup = await client.post("/api/auth/signup", { email: "nul\u0000@example.com", password: PASSWORD, name: "nul-user" });
     expect(signup.status).toBe(400);
     expect(signup.body.error.code).toBe("invalid_request");
     const login = await client.post("/api/auth/login", { email: "a@b.io", password: "pass\u0000word" });
@@ -138,17 +142,41 @@ describe("POST /api/auth/signup", () => {
 
   it("answers 409 when the email or the name is taken, case-insensitively for email", async () => {
     const first = await new Client(server.url).signup();
-    const sameEmail = await new Client(server.url).post("/api/auth/signup", { email: first.email.toUpperCase(), password: "12345678", name: uniqueName() });
+    const sameEmail = await new Client(server.url).post("/api/auth/signup", { email: first.email.toUpperCase(), password: PASSWORD, name: uniqueName() });
     expect(sameEmail.status).toBe(409);
     expect(sameEmail.body.error).toMatchObject({ code: "conflict", details: { fields: { email: expect.any(String) } } });
-    const sameName = await new Client(server.url).post("/api/auth/signup", { email: `${uniqueName()}@example.com`, password: "12345678", name: first.name });
+    const sameName = await new Client(server.url).post("/api/auth/signup", { email: `${uniqueName()}@example.com`, password: PASSWORD, name: first.name });
     expect(sameName.status).toBe(409);
     expect(sameName.body.error.details.fields).toHaveProperty("name");
   });
 
-  it("gives role ADMIN to emails listed in ADMIN_EMAILS", async () => {
-    const { user } = await new Client(server.url).signup({ email: "Boss@example.com" });
-    expect(user.role).toBe("ADMIN");
+  it("gives role ADMIN to an email listed in ADMIN_EMAILS only once the address is verified", async () => {
+    const client = new Client(server.url);
+    const { user, email, password } = await client.signup({ email: "Boss@example.com" });
+    expect(user).toMatchObject({ role: "USER", email: "boss@example.com" });
+    expect((await client.graphql("{ me { role emailVerified } }")).body.data.me).toEqual({ role: "USER", emailVerified: false });
+    // Signing in does not promote an unverified address either.
+    expect((await new Client(server.url).post("/api/auth/login", { email, password })).body.user.role).toBe("USER");
+    expect(await verifyEmail(server, email)).toMatchObject({ role: "ADMIN", status: "ACTIVE" });
+    expect((await client.graphql("{ me { role emailVerified } }")).body.data.me).toEqual({ role: "ADMIN", emailVerified: true });
+  });
+
+  it.each([["password"], ["12345678"], ["        "], ["qwertyuiop"], ["Password1!"]])(
+    "refuses the common or guessable password %j with 400 saying why",
+    async (password) => {
+      const name = uniqueName();
+      const res = await new Client(server.url).post("/api/auth/signup", { email: `${name}@example.com`, password, name });
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe("invalid_request");
+      expect(res.body.error.details.fields.password).toMatch(/^This password is too easy to guess\. \S.+/);
+    },
+  );
+
+  it("refuses a password made of the account's own email or name", async () => {
+    const name = uniqueName("zebulon");
+    const res = await new Client(server.url).post("/api/auth/signup", { email: `${name}@example.com`, password: `${name}`, name });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.fields.password).toMatch(/too easy to guess/);
   });
 
   it("stores only a hash of the password", async () => {
@@ -198,14 +226,71 @@ describe("POST /api/auth/login and logout", () => {
   });
 });
 
+describe("sign-in throttle under concurrent requests", () => {
+  let throttled: TestServer;
+  beforeAll(async () => {
+    throttled = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  });
+  afterAll(() => throttled?.close());
+
+  const login = (email: string, password: string) => new Client(throttled.url).post("/api/auth/login", { email, password });
+
+  it("checks no more than 10 of 40 simultaneous wrong guesses: the rest are refused unchecked", async () => {
+    const { email } = await new Client(throttled.url).signup();
+    const statuses = (await Promise.all(Array.from({ length: 40 }, (_, i) => login(email, `wrong guess ${i}`)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(30);
+  });
+
+  it("after 9 failures, checks only one of a burst of 20 guesses that holds the right password", async () => {
+    const { email, password } = await new Client(throttled.url).signup();
+    for (let i = 0; i < 9; i++) expect((await login(email, `wrong guess ${i}`)).status).toBe(401);
+    const burst = Array.from({ length: 20 }, (_, i) => (i === 10 ? password : `burst guess ${i}`));
+    const statuses = (await Promise.all(burst.map((guess) => login(email, guess)))).map((r) => r.status);
+    expect(statuses.filter((s) => s !== 429)).toHaveLength(1);
+  });
+
+  it("does not lock the owner out: an attacker's failures from one address leave sign-in from another open", async () => {
+    const { email, password } = await new Client(throttled.url).signup();
+    for (let i = 0; i < 10; i++) expect((await postFrom("127.0.0.2", throttled.url, "/api/auth/login", { email, password: `guess ${i}` })).status).toBe(401);
+    expect((await postFrom("127.0.0.2", throttled.url, "/api/auth/login", { email, password })).status).toBe(429);
+    expect((await postFrom("127.0.0.3", throttled.url, "/api/auth/login", { email, password })).status).toBe(200);
+  });
+});
+
+/** POSTs JSON from a given local address (any 127.x.y.z reaches the server on loopback), as another client would. */
+function postFrom(localAddress: string, base: string, path: string, json: unknown): Promise<{ status: number; body: any }> {
+  const url = new URL(path, base);
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify(json);
+    const req = http.request(
+      { host: url.hostname, port: url.port, path: url.pathname, method: "POST", localAddress, headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8").on("data", (chunk) => (text += chunk)).on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 describe("ADMIN_EMAILS for accounts created before their email was listed", () => {
-  it("makes the account ADMIN (and ACTIVE) at its next sign-in", async () => {
+  it("makes a verified account ADMIN (and ACTIVE) at its next sign-in, an unverified one not", async () => {
     const unlisted = await startServer({ REQUIRE_APPROVAL: "true" });
     try {
       const { email, password, user } = await new Client(unlisted.url).signup();
       expect(user).toMatchObject({ role: "USER", status: "PENDING" });
-      const listed = await startServer({ REQUIRE_APPROVAL: "true", DATABASE_URL: unlisted.config.databaseUrl, ADMIN_EMAILS: `other@example.com, ${email.toUpperCase()}` });
+      const unverified = await new Client(unlisted.url).signup();
+      expect(await verifyEmail(unlisted, email)).toMatchObject({ role: "USER", status: "PENDING" });
+      const listed = await startServer({
+        REQUIRE_APPROVAL: "true",
+        DATABASE_URL: unlisted.config.databaseUrl,
+        ADMIN_EMAILS: `other@example.com, ${email.toUpperCase()}, ${unverified.email}`,
+      });
       try {
+        const stillUser = await new Client(listed.url).post("/api/auth/login", { email: unverified.email, password: unverified.password });
+        expect(stillUser.body.user).toMatchObject({ role: "USER", status: "PENDING" });
         const client = new Client(listed.url);
         const login = await client.post("/api/auth/login", { email, password });
         expect(login.status).toBe(200);
@@ -263,7 +348,7 @@ describe("GraphQL", () => {
   it("returns validation problems as typed union members", async () => {
     const res = await new Client(server.url).graphql(
       `mutation($input: SignupInput!) { signup(input: $input) { __typename ... on InvalidRequestError { code fields { field message } } } }`,
-      { input: { email: "x", password: "12345678", name: "ok-name" } },
+      { input: { email: "x", password: PASSWORD, name: "ok-name" } },
     );
     expect(res.body.data.signup).toMatchObject({ __typename: "InvalidRequestError", code: "invalid_request", fields: [{ field: "email" }] });
   });
@@ -273,7 +358,7 @@ describe("GraphQL", () => {
     const name = uniqueName();
     const signup = await client.graphql(
       `mutation($input: SignupInput!) { signup(input: $input) { ... on AuthPayload { user { name } } } }`,
-      { input: { email: `${name}@example.com`, password: "12345678", name } },
+      { input: { email: `${name}@example.com`, password: PASSWORD, name } },
     );
     expect(signup.body.data.signup.user.name).toBe(name);
     expect(client.cookie).toBeDefined();

@@ -1,6 +1,9 @@
 // The guard in front of /api, /graphql and /oauth: it must hold however the path is spelled, and hostile
 // input must end in a 400, never a 500.
+import { createClient } from "graphql-ws";
+import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
@@ -86,5 +89,100 @@ describe("security headers", () => {
     const res = await fetch(`${server.url}/oauth/authorize?client_id=svc_nobody&response_type=code`);
     expect(res.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
     expect(res.headers.get("x-frame-options")).toBe("DENY");
+  });
+});
+
+/** Sends a GET with exactly the Host header lines given (fetch and http.request set their own). */
+function withHosts(base: string, path: string, hosts: string[]) {
+  const { hostname, port } = new URL(base);
+  const head = [`GET ${path} HTTP/1.1`, ...hosts.map((h) => `Host: ${h}`), "Connection: close", "", ""].join("\r\n");
+  return new Promise<{ status: number; body: any }>((resolve, reject) => {
+    let text = "";
+    const socket = net.connect(Number(port), hostname, () => socket.end(head));
+    socket.on("data", (chunk) => (text += chunk));
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const [status, body] = [Number(text.split(" ", 2)[1]), text.slice(text.indexOf("\r\n\r\n") + 4)];
+      resolve({ status, body: body && JSON.parse(body) });
+    });
+  });
+}
+
+describe("the Host header", () => {
+  it.each([["["], ["[::1"], ["[zz]"], ["a b"], ["example.com:99999"], ["exa/mple.com"], ["user@example.com"], [""], ["127.0.0.1", "evil.example"]])(
+    "answers 400 invalid_request for Host %j, on /graphql, /api and the dashboard",
+    async (...hosts) => {
+      for (const path of ["/graphql?query=%7B__typename%7D", "/api/me", "/account"]) {
+        const res = await withHosts(server.url, path, hosts);
+        expect([path, res.status]).toEqual([path, 400]);
+        expect(JSON.stringify(res.body)).toContain("invalid_request");
+      }
+    },
+  );
+
+  it.each(["127.0.0.1", "localhost:3000", "[::1]:8080", "tenant.apps.example.com"])("serves Host %j", async (host) => {
+    const res = await withHosts(server.url, "/graphql?query=%7B__typename%7D", [host]);
+    expect(res).toEqual({ status: 200, body: { data: { __typename: "Query" } } });
+  });
+});
+
+describe("GraphQL GET parameters", () => {
+  const get = (params: string) => new Client(server.url).get(`/graphql?query=${encodeURIComponent("{ __typename }")}&${params}`);
+
+  it.each([
+    ["variables=%7B", /"variables" parameter is not valid JSON/],
+    ["extensions=%7B", /"extensions" parameter is not valid JSON/],
+    ["variables=%5B1%5D", /"variables" parameter must be a JSON object/],
+    ["variables=5", /"variables" parameter must be a JSON object/],
+  ])("answers 400 invalid_request for %s", async (params, message) => {
+    const res = await get(params);
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].extensions.code).toBe("invalid_request");
+    expect(res.body.errors[0].message).toMatch(message);
+  });
+
+  it("runs a query with JSON object variables and extensions", async () => {
+    const res = await get(`variables=${encodeURIComponent('{"a":1}')}&extensions=${encodeURIComponent("{}")}`);
+    expect(res.body).toEqual({ data: { __typename: "Query" } });
+  });
+});
+
+describe("401 answers", () => {
+  it("send WWW-Authenticate for invalid_credentials too", async () => {
+    const res = await new Client(server.url).post("/api/auth/login", { email: "nobody-here@example.com", password: "wrong password" });
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe("invalid_credentials");
+    expect(res.headers.get("www-authenticate")).toBe('Bearer realm="slipway"');
+  });
+});
+
+describe("schema introspection", () => {
+  const INTROSPECT = "{ __schema { queryType { name } } }";
+  let production: TestServer;
+  beforeAll(async () => {
+    production = await startServer({ NODE_ENV: "production" });
+  });
+  afterAll(() => production?.close());
+
+  it("is refused to anonymous callers in production, over HTTP and graphql-ws alike", async () => {
+    const res = await new Client(production.url).graphql(INTROSPECT);
+    expect(res.body.data).toBeUndefined();
+    expect(res.body.errors?.[0].extensions?.code).toBe("invalid_request");
+    expect(res.body.errors?.[0].message).toMatch(/introspection/i);
+    const typeQuery = await new Client(production.url).graphql('{ __type(name: "User") { name } }');
+    expect(typeQuery.body.errors?.[0].extensions?.code).toBe("invalid_request");
+    const ws = createClient({ url: `${production.url.replace(/^http/, "ws")}/graphql`, webSocketImpl: WebSocket, retryAttempts: 0 });
+    const overWs = await new Promise<any>((resolve, reject) => ws.subscribe({ query: INTROSPECT }, { next: resolve, error: resolve, complete: () => reject(new Error("no answer")) }));
+    await ws.dispose();
+    expect(overWs[0]?.extensions?.code ?? overWs.errors?.[0].extensions?.code).toBe("invalid_request");
+  });
+
+  it("is answered to signed-in callers in production, and to anyone in development", async () => {
+    const user = new Client(production.url);
+    await user.signup();
+    expect((await user.graphql(INTROSPECT)).body).toEqual({ data: { __schema: { queryType: { name: "Query" } } } });
+    expect((await new Client(server.url).graphql(INTROSPECT)).body).toEqual({ data: { __schema: { queryType: { name: "Query" } } } });
+    // An anonymous caller after a signed-in one is refused again (validation results are cached per rule set).
+    expect((await new Client(production.url).graphql(INTROSPECT)).body.errors?.[0].extensions?.code).toBe("invalid_request");
   });
 });

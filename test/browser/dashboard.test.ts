@@ -2,27 +2,19 @@
 // which serves the built dashboard from web/build: build it first with `npm run build:web`.
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { verifyEmail } from "../helpers/accounts.ts";
 import { Client, uniqueName } from "../helpers/client.ts";
+import { linkIn, startMailbox, type Mailbox } from "../helpers/mailbox.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
 const BUILT_INDEX = fileURLToPath(new URL("../../web/build/index.html", import.meta.url));
 if (!fs.existsSync(BUILT_INDEX)) {
   throw new Error(`The dashboard is not built (${BUILT_INDEX} is missing). Run \`npm run build:web\` before the browser tests.`);
 }
 
-const CHROMIUM = "/usr/bin/chromium";
-const CHROMIUM_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const PASSWORD = "correct horse battery";
 const ADMIN_EMAIL = "chief@example.com";
 
@@ -31,7 +23,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   // launch() gives every run a fresh, temporary user-data-dir; each test gets its own context (cookies).
-  browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+  browser = await launchChromium();
 });
 afterAll(() => browser?.close());
 afterEach(async () => {
@@ -76,8 +68,7 @@ describe("dashboard", () => {
 
     await fillLogin(page, account.email, PASSWORD);
     await page.waitForURL("**/apps");
-    await page.getByRole("heading", { name: "Apps" }).waitFor();
-    expect(await page.getByText("Not yet available").isVisible()).toBe(true);
+    await page.getByRole("heading", { name: "Apps", level: 1 }).waitFor();
   });
 
   it("signs up, shows the account with its quota, signs out, and signs in again", async () => {
@@ -86,7 +77,10 @@ describe("dashboard", () => {
     const page = await openPage(server);
     await fillSignup(page, { email, name, password: PASSWORD });
 
-    await page.waitForURL("**/account");
+    // A new account has no app yet: it lands on the apps page's first step.
+    await page.waitForURL("**/apps");
+    await page.getByRole("region", { name: "Create your first app" }).waitFor();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
     await page.getByRole("heading", { name: "Your account" }).waitFor();
     expect(await page.getByRole("heading", { name, exact: true }).isVisible()).toBe(true);
     expect(await page.getByText(email, { exact: true }).isVisible()).toBe(true);
@@ -103,9 +97,9 @@ describe("dashboard", () => {
     expect(await page.getByText("waiting for approval").count()).toBe(0);
     await page.screenshot({ path: "/tmp/dashboard-account.png", fullPage: true });
 
-    // Signed in, the sign-in page sends you on to your account.
+    // Signed in, the sign-in page sends you on home (the apps page, while there is no app).
     await page.goto("/login");
-    await page.waitForURL("**/account");
+    await page.waitForURL("**/apps");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL("**/login");
@@ -114,7 +108,8 @@ describe("dashboard", () => {
     await page.waitForURL("**/login");
 
     await fillLogin(page, email, PASSWORD);
-    await page.waitForURL("**/account");
+    await page.waitForURL("**/apps");
+    await page.goto("/account");
     await page.getByRole("heading", { name, exact: true }).waitFor();
     expect(await page.getByRole("region", { name: "Quota" }).innerText()).toMatch(/Apps\s+0 of 5 used/);
   });
@@ -152,7 +147,9 @@ describe("dashboard", () => {
   it("shows the Admin section to administrators only", async () => {
     const page = await openPage(server);
     await fillSignup(page, { email: ADMIN_EMAIL, name: uniqueName("chief"), password: PASSWORD });
-    await page.waitForURL("**/account");
+    await page.waitForURL("**/apps");
+    await verifyEmail(server, ADMIN_EMAIL); // ADMIN_EMAILS applies to a verified address
+    await page.reload();
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
     await page.waitForURL("**/admin");
     await page.getByRole("heading", { name: "Admin" }).waitFor();
@@ -160,7 +157,7 @@ describe("dashboard", () => {
 
     const user = await openPage(server);
     await fillSignup(user, { email: `${uniqueName("plain")}@example.com`, name: uniqueName("plain"), password: PASSWORD });
-    await user.waitForURL("**/account");
+    await user.waitForURL("**/apps");
     await user.goto("/admin");
     await user.getByText("Only administrators can open the admin area.").waitFor();
   });
@@ -172,7 +169,8 @@ describe("dashboard", () => {
       page.on("websocket", (socket) => socket.on("framereceived", (frame) => String(frame.payload).includes('"next"') && resolve()));
     });
     await fillSignup(page, { email: `${name}@example.com`, name, password: PASSWORD });
-    await page.waitForURL("**/account");
+    await page.waitForURL("**/apps");
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
     await subscribed;
 
     const { db, services } = server.slipway.platform;
@@ -180,6 +178,68 @@ describe("dashboard", () => {
     await db.quota.update({ where: { userId: user.id }, data: { maxApps: 9 } });
     await services.accounts.changed(user.id);
     await page.getByRole("region", { name: "Quota" }).getByText("0 of 9 used").waitFor();
+  });
+});
+
+describe("dashboard links mailed for verification and password reset", () => {
+  let mailbox: Mailbox;
+  let server: TestServer;
+  beforeAll(async () => {
+    mailbox = await startMailbox();
+    server = await startServer({ SMTP_URL: mailbox.url });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await mailbox?.close();
+  });
+
+  it("shows an unverified address with a resend button, and the mailed link verifies it", async () => {
+    const name = uniqueName("verify");
+    const email = `${name}@example.com`;
+    const page = await openPage(server);
+    await fillSignup(page, { email, name, password: PASSWORD });
+    await page.waitForURL("**/apps"); // no app yet: the apps page's first step
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Account" }).click();
+    await page.waitForURL("**/account");
+    await mailbox.next(email); // the sign-up mail; use the resent one
+    await page.getByText("Unverified", { exact: true }).waitFor();
+    await page.getByRole("button", { name: "Resend verification email" }).click();
+    await page.getByText(`A new verification link is on its way to ${email}.`).waitFor();
+
+    const link = linkIn(await mailbox.next(email), `${server.url}/verify?token=`);
+    await page.goto(link.pathname + link.search);
+    await page.getByText(`${email} is verified.`).waitFor();
+    await page.getByRole("link", { name: "Go to your account" }).click();
+    await page.waitForURL("**/account");
+    await page.getByRole("heading", { name, exact: true }).waitFor();
+    expect(await page.getByText("Unverified", { exact: true }).count()).toBe(0);
+  });
+
+  it("resets a forgotten password from the sign-in page through the mailed link", async () => {
+    const account = await new Client(server.url).signup();
+    await mailbox.next(account.email);
+    const page = await openPage(server);
+    await page.goto("/login");
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.waitForURL("**/forgot-password");
+    await page.getByLabel("Email", { exact: true }).fill(account.email);
+    await page.getByRole("button", { name: "Send reset link" }).click();
+    await page.getByRole("status").getByText(/a link to reset its password is on its way/).waitFor();
+
+    const link = linkIn(await mailbox.next(account.email), `${server.url}/reset-password?token=`);
+    await page.goto(link.pathname + link.search);
+    const password = page.getByLabel("New password", { exact: true });
+    await password.fill("password123");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await page.locator("#password-error").getByText(/too easy to guess/).waitFor();
+    expect(await password.getAttribute("aria-invalid")).toBe("true");
+
+    await password.fill("a brand new passphrase");
+    await page.getByRole("button", { name: "Set new password" }).click();
+    await page.waitForURL("**/login");
+    await page.getByText(/Your password is changed/).waitFor();
+    await fillLogin(page, account.email, "a brand new passphrase");
+    await page.waitForURL("**/apps");
   });
 });
 
@@ -194,11 +254,12 @@ describe("dashboard with REQUIRE_APPROVAL", () => {
     const name = uniqueName("waiting");
     const page = await openPage(server);
     await fillSignup(page, { email: `${name}@example.com`, name, password: PASSWORD });
-    await page.waitForURL("**/account");
+    await page.waitForURL("**/apps");
     const banner = page.getByRole("note");
     await banner.waitFor();
     expect(await banner.innerText()).toMatch(/waiting for approval.*disabled until an administrator approves/s);
-    // The server says the account may not write yet (viewer.can), so the page offers no write.
+    // The server says the account may not write yet (viewer.can), so the pages offer no write.
+    expect(await page.getByRole("button", { name: "Create app" }).isDisabled()).toBe(true);
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "OAuth apps" }).click();
     const register = page.getByRole("button", { name: "Register an app" });
     await register.waitFor();

@@ -2,11 +2,12 @@
 // `npm run build:web` first): registering a client and seeing its secret once, editing it, rotating the
 // secret and deleting it; and revoking an app the user authorized, after which its access token is refused.
 import fs from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, uniqueName } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { basic, bearer, form, issueTokens, startOAuthServer, userWithClient } from "../oauth/helpers.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
 if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
 
@@ -16,10 +17,7 @@ const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startOAuthServer();
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
@@ -44,7 +42,7 @@ async function signUpAndOpen(page: Page): Promise<void> {
   await page.getByLabel("Name", { exact: true }).fill(name);
   await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("**/account");
+  await page.waitForURL("**/apps");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "OAuth apps" }).click();
   await page.getByRole("heading", { name: "OAuth apps", level: 1 }).waitFor();
 }

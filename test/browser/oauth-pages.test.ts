@@ -3,11 +3,12 @@
 // and the device's next poll gets tokens).
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import type { Browser, BrowserContext } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { form, registerClient, startOAuthServer } from "../oauth/helpers.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -20,14 +21,7 @@ beforeAll(async () => {
   callback = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<h1>App got the answer</h1>"));
   await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/callback`;
-  // launch() gives the browser a fresh temporary profile of its own.
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

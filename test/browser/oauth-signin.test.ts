@@ -3,11 +3,12 @@
 import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { registerClient, startOAuthServer } from "../oauth/helpers.ts";
+import { launchChromium } from "../helpers/browser.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -20,10 +21,7 @@ beforeAll(async () => {
   callback = http.createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end("<h1>Back at the app</h1>"));
   await new Promise<void>((resolve) => callback.listen(0, "127.0.0.1", resolve));
   callbackUrl = `http://127.0.0.1:${(callback.address() as AddressInfo).port}/cb`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {
@@ -56,5 +54,23 @@ describe("signing in on the way to consent", () => {
     expect(landed.searchParams.get("state")).toBe("s1");
     expect(landed.searchParams.get("code")).toBeTruthy();
     await context.close();
+  });
+
+  it("follows next only when it is a relative path on this site: anything else lands home (the account page, for an account with an app)", async () => {
+    const client = new Client(server.url);
+    const { email, password, name } = await client.signup();
+    expect((await client.post("/api/apps", { slug: `a${name.replace(/[^a-z0-9]/g, "").slice(-30)}` })).status).toBe(201);
+    const hostile = [`${server.url}/apps`, "//evil.example/x", "/\\evil.example/x", "https://evil.example/", "javascript:alert(1)"];
+    for (const next of hostile) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await page.goto(`${server.url}/login?next=${encodeURIComponent(next)}`);
+      await page.getByLabel("Email").fill(email);
+      await page.getByLabel("Password").fill(password);
+      await page.getByRole("button", { name: /sign in/i }).click();
+      await page.waitForURL((url) => url.pathname !== "/login");
+      expect(new URL(page.url()).href, next).toBe(`${server.url}/account`);
+      await context.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { buildSlipway, type Slipway } from "../../server/app.ts";
+import { buildSlipway, type Slipway, type SlipwayOptions } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -29,7 +29,7 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `slipway_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
   await admin.connect();
@@ -48,7 +48,8 @@ async function createPostgresDatabase(): Promise<{ url: string; drop: () => Prom
   };
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** `options` reach buildSlipway as they are (say, a RouteTable for app hosts). */
+export async function startServer(env: Record<string, string> = {}, options: SlipwayOptions = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-test-"));
   const database = process.env.TEST_DATABASE === "postgres" && !env.DATABASE_URL ? await createPostgresDatabase() : null;
   const port = await freePort();
@@ -61,7 +62,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const slipway = await buildSlipway(config);
+  const slipway = await buildSlipway(config, options);
   await slipway.listen();
   return {
     url: config.publicUrl,

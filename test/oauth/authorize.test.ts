@@ -1,9 +1,10 @@
 // The authorization endpoint: its pipeline (error page vs error redirect), the sign-in redirect, and the
-// consent page with its form contract, anti-CSRF value and remembered consent.
+// consent page with its form contract, anti-CSRF value and remembered consent (confidential clients only).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyEmail } from "../helpers/accounts.ts";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { ADMIN_EMAIL, authorize, authorizePath, form, hiddenInputs, issueTokens, REDIRECT, registerClient, startOAuthServer, userWithClient } from "./helpers.ts";
+import { ADMIN_EMAIL, authorize, authorizePath, discover, form, hiddenInputs, issueTokens, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient } from "./helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,14 +21,52 @@ const codeParams = (clientId: string, extra: Record<string, string | undefined> 
 });
 
 describe("GET /oauth/authorize before consent", () => {
-  it("sends a visitor without a session to sign in, with the original URL as next", async () => {
+  it("sends a visitor without a session to sign in, with the authorization request (its own parameters) as next", async () => {
     const { client } = await userWithClient(server);
-    const path = authorizePath(codeParams(client.clientId, { scope: "read:user" }));
-    const res = await new Client(server.url).get(path);
+    const params = codeParams(client.clientId, { scope: "read:user" });
+    const res = await new Client(server.url).get(authorizePath({ ...params, utm_source: "x".repeat(3000) }));
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get("location")!, server.url);
     expect(location.pathname).toBe("/login");
-    expect(location.searchParams.get("next")).toBe(path);
+    const next = location.searchParams.get("next")!;
+    expect(next.startsWith("/oauth/authorize?")).toBe(true);
+    expect(Object.fromEntries(new URL(next, server.url).searchParams)).toEqual(params);
+  });
+
+  it("refuses an oversized parameter before echoing it anywhere: never copied into Location (sign-in detour, error_description)", async () => {
+    const { user, client } = await userWithClient(server);
+    const huge = "a".repeat(200_000);
+    const anonymous = new Client(server.url);
+    const redirected: [Client, Record<string, string | undefined>, string][] = [
+      [anonymous, codeParams(client.clientId, { state: huge }), "state"],
+      [anonymous, codeParams(client.clientId, { scope: huge }), "scope"],
+      [anonymous, codeParams(client.clientId, { code_challenge: huge }), "code_challenge"],
+      [user, codeParams(client.clientId, { scope: `read:user ${huge}` }), "scope"],
+      [user, codeParams(client.clientId, { response_type: huge }), "response_type"],
+      [user, codeParams(client.clientId, { code_challenge_method: huge }), "code_challenge_method"],
+    ];
+    for (const [caller, params, name] of redirected) {
+      const res = await form(caller, "/oauth/authorize", { ...params, decision: "approve", csrf_token: "x" });
+      expect(res.status, name).toBe(303);
+      const location = res.headers.get("location")!;
+      expect(location.length, name).toBeLessThan(1000);
+      const url = new URL(location);
+      expect(`${url.origin}${url.pathname}`).toBe(REDIRECT);
+      expect(url.searchParams.get("error"), name).toBe("invalid_request");
+      expect(url.searchParams.get("error_description")).toBe(`The ${name} parameter is too long: at most ${{ state: 2000, scope: 500, code_challenge: 128, response_type: 50, code_challenge_method: 16 }[name]} characters.`);
+      expect(url.searchParams.get("state"), name).toBe(name === "state" ? null : "xyz-123");
+    }
+    // Without a known client and redirect URI there is nowhere to redirect: an error page.
+    for (const params of [codeParams(`svc_${huge}`), codeParams(client.clientId, { redirect_uri: `${REDIRECT}?${huge}` })]) {
+      const res = await form(anonymous, "/oauth/authorize", params);
+      expect(res.status).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+      expect(res.body.length).toBeLessThan(10_000);
+    }
+    // The device page's sign-in detour carries the code typed, bounded too.
+    const device = await form(anonymous, "/oauth/device", { user_code: huge, csrf_token: "x" });
+    expect(device.status).toBe(400);
+    expect(device.headers.get("location")).toBeNull();
   });
 
   it("sends a decision posted without a session to sign in, then back to the authorization request", async () => {
@@ -58,8 +97,9 @@ describe("GET /oauth/authorize before consent", () => {
   });
 
   it("shows an error page for a redirect_uri that is not registered exactly (prefix, trailing slash, other port)", async () => {
-    const { user, client } = await userWithClient(server);
-    for (const redirect of [`${REDIRECT}/extra`, `${REDIRECT}/`, REDIRECT.replace(":9", ":10"), `${REDIRECT}?x=1`, "https://evil.example/callback"]) {
+    const { user, client } = await userWithClient(server, { redirectUris: [REDIRECT, "https://app.example/cb", "http://localhost:8000/cb"] });
+    const wrong = [`${REDIRECT}/extra`, `${REDIRECT}/`, `${REDIRECT}?x=1`, "https://evil.example/callback", "https://app.example:8443/cb", "http://localhost:8001/cb"];
+    for (const redirect of wrong) {
       const res = await user.get(authorizePath(codeParams(client.clientId, { redirect_uri: redirect })));
       expect(res.status, redirect).toBe(400);
       expect(res.headers.get("location")).toBeNull();
@@ -74,6 +114,45 @@ describe("GET /oauth/authorize before consent", () => {
       expect(res.status, JSON.stringify(params)).toBe(400);
       expect(res.headers.get("location")).toBeNull();
       expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    }
+  });
+
+  it("matches a loopback IP redirect_uri on any port, registered with or without one (RFC 8252 §7.3)", async () => {
+    const { user, client } = await userWithClient(server, { public: true, redirectUris: ["http://127.0.0.1/callback", "http://[::1]:8000/cb"] });
+    const config = await discover(server, client);
+    for (const redirectUri of ["http://127.0.0.1:53124/callback", "http://127.0.0.1/callback", "http://[::1]:61000/cb", "http://[::1]/cb"]) {
+      const verifier = oidc.randomPKCECodeVerifier();
+      const url = oidc.buildAuthorizationUrl(config, {
+        redirect_uri: redirectUri, scope: "read:user", state: "s", code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+      });
+      const { location } = await authorize(user, Object.fromEntries(url.searchParams));
+      expect(`${location.origin}${location.pathname}`, redirectUri).toBe(redirectUri);
+      const tokens = await oidc.authorizationCodeGrant(config, location, { pkceCodeVerifier: verifier, expectedState: "s" });
+      expect(tokens.scope).toBe("read:user");
+    }
+    // Everything but the port must still match: path, query, and the loopback address itself.
+    for (const redirectUri of ["http://127.0.0.1:5000/callback/", "http://127.0.0.1:5000/callback?x=1", "http://[::1]:5000/callback", "http://127.0.0.2:5000/callback", "http://localhost:5000/callback", "https://127.0.0.1:5000/callback", "http://127.0.0.1:99999/callback"]) {
+      const res = await user.get(authorizePath(codeParams(client.clientId, { redirect_uri: redirectUri, code_challenge: "a".repeat(43) })));
+      expect(res.status, redirectUri).toBe(400);
+      expect(res.headers.get("location")).toBeNull();
+    }
+  });
+
+  it("never redirects to a stored URI that today's rules refuse (non-ASCII, wildcard): an error page, not a 500", async () => {
+    const { user, client } = await userWithClient(server);
+    const db = server.slipway.platform.db;
+    for (const stored of ["https://app.example/cb/✓", "https://*/cb"]) {
+      // Registered before the rules: written straight to the database, as an old row would be.
+      await db.oAuthClient.update({ where: { clientId: client.clientId }, data: { redirectUris: [stored] } });
+      for (const params of [codeParams(client.clientId, { redirect_uri: stored }), codeParams(client.clientId, { redirect_uri: undefined, scope: "no:such" })]) {
+        const page = await user.get(authorizePath(params));
+        expect(page.status, stored).toBe(400);
+        expect(page.headers.get("location")).toBeNull();
+        expect(page.body).toContain("Its developer must update it");
+        const posted = await form(user, "/oauth/authorize", { ...params, decision: "approve", csrf_token: "x" });
+        expect(posted.status, stored).toBe(400);
+        expect(posted.headers.get("location")).toBeNull();
+      }
     }
   });
 
@@ -114,6 +193,7 @@ describe("GET /oauth/authorize before consent", () => {
   it("refuses the admin scope to a non-admin but offers it to an admin", async () => {
     const admin = new Client(server.url);
     await admin.signup({ email: ADMIN_EMAIL, name: "oauth-admin" });
+    await verifyEmail(server, ADMIN_EMAIL); // ADMIN_EMAILS applies to a verified address
     const client = await registerClient(admin);
     const page = await admin.get(authorizePath(codeParams(client.clientId, { scope: "admin read:user" })));
     expect(page.status).toBe(200);
@@ -169,6 +249,17 @@ describe("the consent page", () => {
     expect(location.searchParams.get("error")).toBe("access_denied");
     expect(location.searchParams.get("state")).toBe("xyz-123");
     expect(location.searchParams.get("code")).toBeNull();
+  });
+
+  it("is never skipped for a public client, whatever it was granted before (RFC 8252 §8.6)", async () => {
+    const { user, client } = await userWithClient(server, { public: true });
+    const params = codeParams(client.clientId, { scope: "read:user", code_challenge: "a".repeat(43), code_challenge_method: "S256" });
+    const first = await authorize(user, params);
+    expect(first.consentShown).toBe(true);
+    expect(first.location.searchParams.get("code")).toBeTruthy();
+    const again = await authorize(user, params);
+    expect(again.consentShown).toBe(true);
+    expect(again.location.searchParams.get("code")).toBeTruthy();
   });
 
   it("is skipped for scopes already granted to the same client, and shown again for new ones", async () => {

@@ -2,6 +2,7 @@
 // enforcement for Bearer callers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashToken } from "../../server/auth/secrets.ts";
+import { verifyEmail } from "../helpers/accounts.ts";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { ADMIN_EMAIL, authorize, bearer, form, issueTokens, REDIRECT, registerClient, startOAuthServer, userWithClient } from "./helpers.ts";
@@ -98,9 +99,39 @@ describe("REST /api/oauth/clients: registration", () => {
       expect(res.body.error.code).toBe("invalid_request");
       expect(res.body.error.details.fields).toHaveProperty(field);
     }
-    for (const ok of ["http://127.0.0.1:4000/cb", "http://[::1]/cb", "http://localhost/cb", "https://app.example/cb?tenant=1"]) {
+    for (const ok of ["http://127.0.0.1:4000/cb", "http://[::1]/cb", "http://localhost/cb", "https://app.example/cb?tenant=1", "https://app.example/caf%C3%A9"]) {
       expect((await owner.post("/api/oauth/clients", { name: "App", redirectUris: [ok] })).status, ok).toBe(201);
     }
+  });
+
+  it("accepts only RFC 3986 URIs without wildcards or fragments, on registration and on update, naming the field and the URI", async () => {
+    const { user, client } = await userWithClient(server);
+    const update = `mutation($id: String!, $input: UpdateOAuthClientInput!) { updateOAuthClient(clientId: $id, input: $input) {
+      __typename ... on InvalidRequestError { message fields { field message } } } }`;
+    const bad: [string, RegExp][] = [
+      ["https://app.example/cb/✓", /RFC 3986.*register "https:\/\/app\.example\/cb\/%E2%9C%93"/],
+      ["https://exämple.com/cb", /RFC 3986.*register "https:\/\/xn--exmple-cua\.com\/cb"/],
+      ["https://app.example/c\nb", /RFC 3986/],
+      ["https://app.example/c b", /RFC 3986/],
+      ["https://app.example/%zz", /RFC 3986/],
+      ["https://*/cb", /wildcard/],
+      ["https://*.example.com/cb", /wildcard/],
+      ["http://127.0.0.1:*/cb", /wildcard/],
+      ["https://app.example/cb#", /fragment/],
+      ["https://app.example/cb#section", /fragment/],
+    ];
+    for (const [uri, problem] of bad) {
+      const created = await user.post("/api/oauth/clients", { name: "App", redirectUris: [REDIRECT, uri] });
+      expect(created.status, uri).toBe(400);
+      expect(created.body.error.code).toBe("invalid_request");
+      expect(created.body.error.details.fields.redirectUris, uri).toMatch(problem);
+      expect(created.body.error.details.fields.redirectUris).toContain(uri);
+      const updated = (await user.graphql(update, { id: client.clientId, input: { redirectUris: [uri] } })).body.data.updateOAuthClient;
+      expect(updated.__typename, uri).toBe("InvalidRequestError");
+      expect(updated.fields, uri).toEqual([{ field: "redirectUris", message: expect.stringMatching(problem) }]);
+    }
+    const row = await server.slipway.platform.db.oAuthClient.findUniqueOrThrow({ where: { clientId: client.clientId } });
+    expect(row.redirectUris).toEqual([REDIRECT]);
   });
 });
 
@@ -180,6 +211,7 @@ describe("scopes of Bearer tokens", () => {
   it("never grants admin to a non-admin, and carries it for an admin", async () => {
     const admin = new Client(server.url);
     await admin.signup({ email: ADMIN_EMAIL, name: "clients-admin" });
+    await verifyEmail(server, ADMIN_EMAIL); // ADMIN_EMAILS applies to a verified address
     const app = await registerClient(admin);
     const tokens = await issueTokens(server, admin, app, "read:user admin");
     expect(tokens.scope).toBe("read:user admin");

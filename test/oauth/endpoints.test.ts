@@ -143,6 +143,29 @@ describe("POST /oauth/introspect", () => {
     expect(res.body.error).toBe("invalid_client");
   });
 
+  it("refuses public clients, whose client_id is no credential (RFC 7662 §2.1), and says so in the metadata", async () => {
+    const { user, client: publicClient } = await userWithClient(server, { public: true });
+    const config = await discover(server, publicClient);
+    const verifier = oidc.randomPKCECodeVerifier();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: publicClient.redirectUris[0], code_challenge: await oidc.calculatePKCECodeChallenge(verifier), code_challenge_method: "S256",
+    });
+    const page = await user.get(`${url.pathname}${url.search}`);
+    const posted = await form(user, "/oauth/authorize", { ...hiddenInputs(page.body), decision: "approve" });
+    const tokens = await oidc.authorizationCodeGrant(config, new URL(posted.headers.get("location")!), { pkceCodeVerifier: verifier });
+
+    const refused = await oidc.tokenIntrospection(config, tokens.access_token).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(oidc.ResponseBodyError);
+    expect(refused).toMatchObject({ status: 401, error: "invalid_client", error_description: expect.stringMatching(/confidential clients/) });
+    const raw = await form(anonymous(), "/oauth/introspect", { token: tokens.access_token, client_id: publicClient.clientId });
+    expect(raw.status).toBe(401);
+    expect(raw.body).not.toHaveProperty("active");
+
+    const metadata = (await anonymous().get("/.well-known/oauth-authorization-server")).body;
+    expect(metadata.introspection_endpoint_auth_methods_supported).toEqual(["client_secret_basic", "client_secret_post"]);
+    expect(metadata.revocation_endpoint_auth_methods_supported).toContain("none");
+  });
+
   it("describes an active token to the client it was issued to (openid-client), and nothing to others", async () => {
     const { user, client, account } = await userWithClient(server);
     const other = await registerClient(user);

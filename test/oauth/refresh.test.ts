@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
-import { authorize, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient, whileSlow, type RegisteredClient } from "./helpers.ts";
+import { authorize, basic, bearer, discover, form, oidc, REDIRECT, registerClient, startOAuthServer, userWithClient, whileSlow, type RegisteredClient } from "./helpers.ts";
 
 let server: TestServer;
 beforeAll(async () => {
@@ -75,7 +75,23 @@ describe("refresh_token grant", () => {
     const narrower = await refresh(client, tokens.refresh_token!, { scope: "read:apps" });
     expect(narrower.status).toBe(200);
     expect(narrower.body.scope).toBe("read:apps");
-    expect((await refresh(client, narrower.body.refresh_token, { scope: "read:user" })).body.error).toBe("invalid_scope");
+    expect((await refresh(client, narrower.body.refresh_token, { scope: "read:user write:apps" })).body.error).toBe("invalid_scope");
+  });
+
+  it("narrows only the access token: the new refresh token keeps the grant's whole scope (RFC 6749 §6, openid-client)", async () => {
+    const { user, client } = await userWithClient(server);
+    const { config, tokens } = await tokensFor(user, client, "read:user read:apps");
+    const narrowed = await oidc.refreshTokenGrant(config, tokens.refresh_token!, { scope: "read:apps" });
+    expect(narrowed.scope).toBe("read:apps");
+    expect((await bearer(server, narrowed.access_token).get("/oauth/userinfo")).status).toBe(403); // read:user was left out
+    const introspected = await form(new Client(server.url), "/oauth/introspect", { token: narrowed.refresh_token!, token_type_hint: "refresh_token" }, basic(client.clientId, client.clientSecret!));
+    expect(introspected.body).toMatchObject({ active: true, scope: "read:user read:apps" });
+    // The grant was not narrowed: its next refresh token can ask for read:user again, or for everything.
+    const back = await oidc.refreshTokenGrant(config, narrowed.refresh_token!, { scope: "read:user" });
+    expect(back.scope).toBe("read:user");
+    const whole = await oidc.refreshTokenGrant(config, back.refresh_token!);
+    expect(whole.scope).toBe("read:user read:apps");
+    expect((await bearer(server, whole.access_token).get("/oauth/userinfo")).status).toBe(200);
   });
 
   it("drops the admin scope once its user is no longer an admin", async () => {

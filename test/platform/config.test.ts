@@ -1,7 +1,9 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/config.ts";
+import { ConfigError, configWarnings, loadConfig } from "../../server/config.ts";
 
 describe("configuration", () => {
   it("has the contract's defaults", () => {
@@ -38,9 +40,13 @@ describe("configuration", () => {
     [{ PORT: "eighty" }, /PORT/],
     [{ REQUIRE_APPROVAL: "maybe" }, /REQUIRE_APPROVAL: expected true or false/],
     [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: expected file:/],
-    [{ RUNTIME: "docker" }, /RUNTIME: expected local or kubernetes/],
+    [{ RUNTIME: "docker" }, /RUNTIME: expected local \(sandboxed processes; docker and swarm are not available yet\)/],
     [{ DEFAULT_REQUESTS_PER_MINUTE: "0" }, /DEFAULT_REQUESTS_PER_MINUTE/],
     [{ S3_ENDPOINT: "https://s3.example" }, /must be set together/],
+    [{ CORS_ORIGINS: "*" }, /CORS_ORIGINS: a wildcard \(\*\) is not allowed/],
+    [{ CORS_ORIGINS: "https://a.example, *" }, /CORS_ORIGINS: a wildcard/],
+    [{ CORS_ORIGINS: "https://a.example/path" }, /CORS_ORIGINS: expected comma-separated origins/],
+    [{ CORS_ORIGINS: "a.example" }, /CORS_ORIGINS: expected comma-separated origins/],
   ])("rejects %o naming the variable", (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -55,5 +61,58 @@ describe("configuration", () => {
     expect(result.status).toBe(78);
     expect(result.stderr.trim().split("\n")).toHaveLength(1);
     expect(result.stderr).toMatch(/^Invalid configuration: PORT: /);
+  });
+});
+
+describe("browser-facing settings", () => {
+  it("allows no cross-origin access by default, and reads CORS_ORIGINS as a list of origins", () => {
+    expect(loadConfig({}).corsOrigins.size).toBe(0);
+    const config = loadConfig({ CORS_ORIGINS: " https://App.example.com, http://localhost:5173/ ," });
+    expect([...config.corsOrigins]).toEqual(["https://app.example.com", "http://localhost:5173"]);
+  });
+
+  it("is in production only with NODE_ENV=production", () => {
+    expect(loadConfig({}).production).toBe(false);
+    expect(loadConfig({ NODE_ENV: "test" }).production).toBe(false);
+    expect(loadConfig({ NODE_ENV: "production" }).production).toBe(true);
+  });
+
+  it.each([
+    ["https://slipway.example.com", "apps.example.com", true],
+    ["https://example.com", "example.com", true],
+    ["https://dash.apps.example.com", "apps.example.com", true],
+    ["http://localhost:3000", "localhost", true],
+    ["https://slipway.example.com", "example-apps.com", false],
+    ["https://heroku.com", "herokuapp.com", false],
+    ["https://dashboard.herokuapp.com", "herokuapp.com", false], // a public suffix: every app is a site of its own
+    ["http://127.0.0.1:3000", "localhost", false],
+  ])("warns when PUBLIC_URL %s and APPS_DOMAIN %s are the same site: %s", (publicUrl, appsDomain, warns) => {
+    const warnings = configWarnings(loadConfig({ PUBLIC_URL: publicUrl, APPS_DOMAIN: appsDomain }));
+    expect(warnings.length > 0).toBe(warns);
+    if (warns) expect(warnings[0]).toMatch(/APPS_DOMAIN .* another registrable domain/);
+  });
+
+  it("logs that warning at boot", async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-config-"));
+    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", DATA_DIR: dataDir, PUBLIC_URL: "https://slipway.example.com", APPS_DOMAIN: "apps.example.com", LOG_LEVEL: "warn" },
+    });
+    let output = "";
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no warning logged: ${output}`)), 20_000);
+        child.stdout.on("data", (chunk) => {
+          output += chunk;
+          if (output.includes("APPS_DOMAIN")) resolve(clearTimeout(timer));
+        });
+        child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output}`)));
+      });
+    } finally {
+      const exited = new Promise((resolve) => (child.exitCode === null ? child.once("exit", resolve) : resolve(null)));
+      child.kill();
+      await exited;
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+    expect(JSON.parse(output.split("\n").find((line) => line.includes("APPS_DOMAIN"))!)).toMatchObject({ level: 40 });
   });
 });

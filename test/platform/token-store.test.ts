@@ -22,7 +22,8 @@ const newTokens = (): NewTokenRow & { refreshTokenHash: string } => {
     accessTokenHash: `access-${sequence}`,
     accessTokenExpiresAt: new Date(Date.UTC(2030, 0, 2, 3, 4, 5, 678)),
     refreshTokenHash: `refresh-${sequence}`,
-    scope: "read:user write:apps",
+    scope: "read:user",
+    grantScope: "read:user write:apps",
     familyId: `family-${sequence}`,
     clientId: clientRowId,
     userId,
@@ -58,7 +59,7 @@ describe("OAuth token store", () => {
     const input = newTokens();
     const { id } = (await store.insertTokens(input))!;
     const row = await db().oAuthToken.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ accessTokenHash: input.accessTokenHash, refreshTokenHash: input.refreshTokenHash, scope: input.scope, familyId: input.familyId });
+    expect(row).toMatchObject({ accessTokenHash: input.accessTokenHash, refreshTokenHash: input.refreshTokenHash, scope: input.scope, grantScope: input.grantScope, familyId: input.familyId });
     expect(row.accessTokenExpiresAt.toISOString()).toBe("2030-01-02T03:04:05.678Z");
     expect(row.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1);
     expect(row.createdAt.getTime()).toBeLessThanOrEqual(Date.now() + 1);
@@ -71,7 +72,7 @@ describe("OAuth token store", () => {
     expect(await store.findRefreshToken(input.refreshTokenHash)).toEqual({
       id,
       familyId: input.familyId,
-      scope: input.scope,
+      scope: input.grantScope, // a refresh token carries the grant's scope, not its access token's
       rotated: false,
       revoked: false,
       user: { id: userId, role: "ADMIN", status: "PENDING" },

@@ -8,6 +8,7 @@ export const ErrorInterface = builder.interfaceRef<AppError>("Error").implement(
   fields: (t) => ({
     code: t.exposeString("code", { description: "Stable snake_case code, as in the REST error body" }),
     message: t.exposeString("message", { description: "A sentence a person can act on" }),
+    httpStatus: t.exposeInt("status", { description: "The HTTP status the REST API answers this error with" }),
   }),
 });
 

@@ -3,6 +3,11 @@ import { builder } from "../builder.ts";
 import "./errors.ts";
 import "./user.ts";
 import "./session.ts";
+import "./account-links.ts";
 import "./oauth.ts";
+import "./apps.ts";
+import "./deployments.ts";
+import "./env.ts";
+import "./logs.ts";
 
 export const schema = builder.toSchema();

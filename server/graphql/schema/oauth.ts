@@ -5,6 +5,7 @@ import { isScope, SCOPE_DESCRIPTIONS, SCOPES } from "../../auth/scopes.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import type { OAuthClientRecord } from "../../services/oauth-clients.ts";
 import { builder } from "../builder.ts";
+import { pageArgs, pageCost, pageOf } from "../pages.ts";
 import { RoleEnum, UserStatusEnum } from "./user.ts";
 
 type ClientWithSecret = OAuthClientRecord & { clientSecret: string };
@@ -21,7 +22,7 @@ for (const ref of [OAuthClient, OAuthClientWithSecret as unknown as typeof OAuth
     clientId: t.exposeString("clientId", { description: "The public client id (svc_…)" }),
     name: t.exposeString("name"),
     description: t.exposeString("description"),
-    redirectUris: t.exposeStringList("redirectUris", { description: "Exact URIs the authorization code may be sent to" }),
+    redirectUris: t.exposeStringList("redirectUris", { description: "Exact URIs the authorization code may be sent to (loopback IPs on any port)" }),
     public: t.exposeBoolean("public", { description: "A public client (CLI, SPA) has no secret and must use PKCE" }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
   }));
@@ -84,7 +85,7 @@ const CreateOAuthClientInput = builder.inputType("CreateOAuthClientInput", {
   fields: (t) => ({
     name: t.string({ description: "Shown to users on the consent page (1–100 characters)" }),
     description: t.string({ required: false, description: "Shown on the consent page (up to 500 characters)" }),
-    redirectUris: t.stringList({ description: "Absolute https URLs, or http for localhost/loopback; no fragments" }),
+    redirectUris: t.stringList({ description: "Absolute https URLs, or http for localhost/loopback; RFC 3986 (ASCII, percent-encoded); no fragments, no wildcards" }),
     public: t.boolean({ required: false, description: "A public client gets no secret and must use PKCE (default false)" }),
   }),
 });
@@ -93,7 +94,7 @@ const UpdateOAuthClientInput = builder.inputType("UpdateOAuthClientInput", {
   fields: (t) => ({
     name: t.string({ required: false }),
     description: t.string({ required: false }),
-    redirectUris: t.stringList({ required: false }),
+    redirectUris: t.stringList({ required: false, description: "Replaces the list; the same rules as at registration" }),
   }),
 });
 
@@ -101,13 +102,17 @@ const UpdateOAuthClientInput = builder.inputType("UpdateOAuthClientInput", {
 builder.queryFields((t) => ({
   oauthClients: t.withAuth({ "read:user": true }).field({
     type: [OAuthClient],
-    description: "The OAuth clients you registered, newest first (never their secrets)",
-    resolve: (_root, _args, ctx) => ctx.services.oauthClients.listMine(ctx.viewer.user.id),
+    description: "The OAuth clients you registered, newest first (never their secrets), a page at a time",
+    args: pageArgs(t.arg, "clientId"),
+    complexity: pageCost,
+    resolve: (_root, args, ctx) => ctx.services.oauthClients.listMine(ctx.viewer.user.id, pageOf(args)),
   }),
   authorizedApps: t.withAuth({ "read:user": true }).field({
     type: [AuthorizedApp],
-    description: "The applications you authorized, most recently authorized first",
-    resolve: (_root, _args, ctx) => ctx.services.oauthGrants.authorizedApps(ctx.viewer.user.id),
+    description: "The applications you authorized, most recently authorized first, a page at a time",
+    args: pageArgs(t.arg, "clientId"),
+    complexity: pageCost,
+    resolve: (_root, args, ctx) => ctx.services.oauthGrants.authorizedApps(ctx.viewer.user.id, pageOf(args)),
   }),
   userinfo: t.withAuth({ "read:user": true }).field({
     type: UserInfo,

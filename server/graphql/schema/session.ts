@@ -23,7 +23,10 @@ const AuthPayload = builder.objectRef<{ user: UserRow }>("AuthPayload").implemen
 type UserRow = typeof User.$inferType;
 type Started = { user: UserRow; session: { token: string; expiresAt: Date } };
 
-function signedIn(ctx: Context, { user, session }: Started) {
+/** A cross-site request is refused before any account or session is created (login CSRF). */
+async function signIn(ctx: Context, start: () => Promise<Started>) {
+  ctx.sessionCookie.assertSameOrigin();
+  const { user, session } = await start();
   ctx.sessionCookie.set(session.token, session.expiresAt);
   return { user };
 }
@@ -34,7 +37,7 @@ builder.mutationField("signup", (t) =>
     description: "Create an account and sign in",
     args: { input: t.arg({ type: SignupInput }) },
     errors: { types: [InvalidRequestError, ConflictError] },
-    resolve: async (_root, { input }, ctx) => signedIn(ctx, await ctx.services.accounts.signup(input, ctx.client)),
+    resolve: (_root, { input }, ctx) => signIn(ctx, () => ctx.services.accounts.signup(input, ctx.client)),
   }),
 );
 
@@ -44,7 +47,7 @@ builder.mutationField("login", (t) =>
     description: "Sign in with email and password",
     args: { input: t.arg({ type: LoginInput }) },
     errors: { types: [InvalidRequestError] },
-    resolve: async (_root, { input }, ctx) => signedIn(ctx, await ctx.services.accounts.login(input, ctx.client)),
+    resolve: (_root, { input }, ctx) => signIn(ctx, () => ctx.services.accounts.login(input, ctx.client)),
   }),
 );
 

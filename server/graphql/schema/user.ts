@@ -45,6 +45,10 @@ export const User = builder.prismaObject("User", {
     name: t.exposeString("name", { description: "The handle: lowercase letters, digits and hyphens" }),
     preferredUsername: t.exposeString("name"),
     email: t.exposeString("email"),
+    emailVerified: t.boolean({
+      description: "Whether the owner followed a link mailed to this address (ADMIN_EMAILS applies only then)",
+      resolve: (user) => user.emailVerifiedAt !== null,
+    }),
     avatar: t.exposeString("avatar", { nullable: true }),
     role: t.expose("role", { type: RoleEnum }),
     status: t.expose("status", { type: UserStatusEnum }),

@@ -18,6 +18,7 @@ const SessionQuery = graphql(`
       }
       can {
         writeUser
+        writeApps
         administer
       }
     }

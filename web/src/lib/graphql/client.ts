@@ -1,7 +1,7 @@
 // The one GraphQL client: queries and mutations over HTTP, subscriptions over graphql-ws on the same
 // /graphql path. The session cookie travels with both, but the WebSocket reads it only when it
 // connects, so signing in or out replaces the client (and drops the previous user's cache).
-import { Client, cacheExchange, fetchExchange, subscriptionExchange } from "@urql/core";
+import { Client, cacheExchange, fetchExchange, subscriptionExchange, type AnyVariables, type OperationResult, type TypedDocumentNode } from "@urql/core";
 import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
 
 let current: { client: Client; ws: WsClient } | null = null;
@@ -47,4 +47,14 @@ export function graphqlClient(): Client {
 export function resetGraphqlClient(): void {
   current?.ws.dispose();
   current = null;
+}
+
+/** Runs a subscription until the returned function is called (what an $effect returns to clean up). */
+export function watch<Data, Variables extends AnyVariables>(
+  document: TypedDocumentNode<Data, Variables>,
+  variables: Variables,
+  onresult: (result: OperationResult<Data, Variables>) => void,
+): () => void {
+  const { unsubscribe } = graphqlClient().subscription(document, variables).subscribe(onresult);
+  return unsubscribe;
 }

@@ -1,11 +1,11 @@
 // Sign-up, sign-in and sign-out: the mutations, the session reset that follows them and their notices.
 import { graphql } from "$lib/gql";
 import { graphqlClient, resetGraphqlClient } from "$lib/graphql/client";
-import { problemFrom, type Problem } from "./errors";
-import { mutate } from "./mutate";
+import { problemFrom } from "./errors";
+import { done, failed, mutate, type Outcome } from "./mutate";
 import { toast } from "./toast.svelte";
 
-export type Outcome = { ok: true } | { ok: false; problem: Problem };
+export type { Outcome };
 
 const SignupMutation = graphql(`
   mutation Signup($input: SignupInput!) {
@@ -17,22 +17,7 @@ const SignupMutation = graphql(`
           name
         }
       }
-      ... on InvalidRequestError {
-        code
-        message
-        fields {
-          field
-          message
-        }
-      }
-      ... on ConflictError {
-        code
-        message
-        fields {
-          field
-          message
-        }
-      }
+      ...ErrorFields
     }
   }
 `);
@@ -47,14 +32,7 @@ const LoginMutation = graphql(`
           name
         }
       }
-      ... on InvalidRequestError {
-        code
-        message
-        fields {
-          field
-          message
-        }
-      }
+      ...ErrorFields
     }
   }
 `);
@@ -70,7 +48,7 @@ export async function signup(input: { email: string; name: string; password: str
   if (!signedUp.ok) return signedUp;
   resetGraphqlClient();
   toast.success(`Welcome to Slipway, ${signedUp.value.user.name}.`);
-  return { ok: true };
+  return done;
 }
 
 export async function login(input: { email: string; password: string }): Promise<Outcome> {
@@ -78,17 +56,13 @@ export async function login(input: { email: string; password: string }): Promise
   if (!signedIn.ok) return signedIn;
   resetGraphqlClient();
   toast.success(`Signed in as ${signedIn.value.user.name}.`);
-  return { ok: true };
+  return done;
 }
 
 export async function logout(): Promise<Outcome> {
   const result = await graphqlClient().mutation(LogoutMutation, {}).toPromise();
-  if (!result.data?.logout) {
-    const problem = problemFrom(result.error);
-    toast.error(`Could not sign out. ${problem.message}`);
-    return { ok: false, problem };
-  }
+  if (!result.data?.logout) return failed(problemFrom(result.error), "Could not sign out.");
   resetGraphqlClient();
   toast.success("You are signed out.");
-  return { ok: true };
+  return done;
 }

@@ -3,6 +3,7 @@
 // and, for form input, a message per field.
 import { error as httpError, redirect } from "@sveltejs/kit";
 import type { CombinedError } from "@urql/core";
+import { graphql } from "$lib/gql";
 import { loginUrl } from "$lib/navigation";
 
 export interface Problem {
@@ -11,6 +12,26 @@ export interface Problem {
   /** Field name (as in the mutation input) → message to show beside that input. */
   fields: Record<string, string>;
 }
+
+/** What every mutation selects of its result union's error members (as the server's REST routes do). */
+export const ErrorFields = graphql(`
+  fragment ErrorFields on Error {
+    code
+    message
+    ... on InvalidRequestError {
+      fields {
+        field
+        message
+      }
+    }
+    ... on ConflictError {
+      fields {
+        field
+        message
+      }
+    }
+  }
+`);
 
 /** An error member of a mutation's result union (InvalidRequestError, ConflictError, …). */
 export interface ErrorResult {
@@ -53,6 +74,13 @@ export function problemFrom(failure: CombinedError | ErrorResult | undefined): P
   const code = typeof first.extensions?.code === "string" ? first.extensions.code : "internal";
   const details = first.extensions?.details as { fields?: Record<string, string> } | undefined;
   return { code, message: MESSAGES[code] ?? first.message, fields: { ...details?.fields } };
+}
+
+/** The error body of a REST route (`{"error": {code, message, details: {fields}}}`), or what a failed request left. */
+export function problemFromRest(body: unknown): Problem {
+  const error = (body as { error?: { code?: unknown; message?: unknown; details?: { fields?: Record<string, string> } } } | null)?.error;
+  if (typeof error?.code !== "string" || typeof error.message !== "string") return { code: "internal", message: MESSAGES.internal, fields: {} };
+  return { code: error.code, message: MESSAGES[error.code] ?? error.message, fields: { ...error.details?.fields } };
 }
 
 /** For load functions: a signed-out visitor goes to the sign-in page, anything else to the error page. */

@@ -4,8 +4,8 @@
 import { invalidate } from "$app/navigation";
 import { graphql } from "$lib/gql";
 import { graphqlClient } from "$lib/graphql/client";
-import { problemFrom, type Problem } from "./errors";
-import { mutate, type Outcome } from "./mutate";
+import { problemFrom } from "./errors";
+import { done, failed, mutate, type Outcome } from "./mutate";
 import { toast } from "./toast.svelte";
 
 /** The OAuth apps page's load depends on this; every successful change here reloads it. */
@@ -40,14 +40,7 @@ const CreateMutation = graphql(`
         name
         clientSecret
       }
-      ... on InvalidRequestError {
-        code
-        message
-        fields {
-          field
-          message
-        }
-      }
+      ...ErrorFields
     }
   }
 `);
@@ -59,18 +52,7 @@ const UpdateMutation = graphql(`
       ... on OAuthClient {
         name
       }
-      ... on InvalidRequestError {
-        code
-        message
-        fields {
-          field
-          message
-        }
-      }
-      ... on NotFoundError {
-        code
-        message
-      }
+      ...ErrorFields
     }
   }
 `);
@@ -82,10 +64,7 @@ const DeleteMutation = graphql(`
       ... on OAuthClient {
         name
       }
-      ... on NotFoundError {
-        code
-        message
-      }
+      ...ErrorFields
     }
   }
 `);
@@ -99,14 +78,7 @@ const RotateMutation = graphql(`
         name
         clientSecret
       }
-      ... on InvalidRequestError {
-        code
-        message
-      }
-      ... on NotFoundError {
-        code
-        message
-      }
+      ...ErrorFields
     }
   }
 `);
@@ -118,11 +90,6 @@ const RevokeMutation = graphql(`
 `);
 
 const refresh = () => invalidate(OAUTH_APPS_DEPENDENCY);
-
-function failed<T>(problem: Problem, notice?: string): Outcome<T> {
-  if (notice) toast.error(`${notice} ${problem.message}`);
-  return { ok: false, problem };
-}
 
 /** The secret comes back for a confidential client only; a public one has none. */
 export async function registerClient(input: OAuthClientValues & { public: boolean }): Promise<Outcome<RevealedSecret | null>> {
@@ -140,7 +107,7 @@ export async function updateClient(clientId: string, input: OAuthClientValues): 
   if (!updated.ok) return failed(updated.problem);
   toast.success(`Saved ${updated.value.name}.`);
   await refresh();
-  return { ok: true, value: undefined };
+  return done;
 }
 
 export async function deleteClient(clientId: string): Promise<Outcome> {
@@ -148,7 +115,7 @@ export async function deleteClient(clientId: string): Promise<Outcome> {
   if (!deleted.ok) return failed(deleted.problem, "Could not delete the app.");
   toast.success(`Deleted ${deleted.value.name}.`);
   await refresh();
-  return { ok: true, value: undefined };
+  return done;
 }
 
 export async function rotateSecret(clientId: string): Promise<Outcome<RevealedSecret>> {
@@ -164,5 +131,5 @@ export async function revokeApp(app: { clientId: string; name: string }): Promis
   if (!result.data) return failed(problemFrom(result.error), `Could not revoke access for ${app.name}.`);
   toast.success(`${app.name} can no longer use your account.`);
   await refresh();
-  return { ok: true, value: undefined };
+  return done;
 }

@@ -1,0 +1,74 @@
+// `npm run bench:hosting`: the hosting engine's goals, measured on a real server in this process with the
+// sandboxed local runtime (needs root), and written to bench/RESULTS.md (section "hosting").
+//   deploy     zip upload → the new release answers through the router, p50/p95 over N deploys, time per step
+//   push       signed GitHub push → the new commit answers through the router, p50/p95 over N pushes
+//   redeploy   requests failed through the router while the app is redeployed N times under load
+//   logs       an app printing 10,000 lines/s for 10 s: lines lost, line-to-subscriber latency, API p99 meanwhile
+//   sandbox    spawn to first answer of the same app, plain vs sandboxed
+// Options: --deploys N (default 10), --no-write.
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { fileURLToPath } from "node:url";
+import { writeSection } from "../lib/report.ts";
+import { signUp, startSlipway } from "../lib/slipway.ts";
+import { spawnToAnswer } from "../spawn-to-answer.ts";
+import { benchDeploys, benchRedeployUnderLoad } from "./deploys.ts";
+import { benchPushDeploys } from "./github.ts";
+import { benchLogs } from "./logs.ts";
+import { GitHubDouble } from "../../test/helpers/git.ts";
+import { HostingClient } from "./client.ts";
+
+const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../RESULTS.md");
+
+async function main() {
+  const { values } = parseArgs({ options: { deploys: { type: "string" }, "no-write": { type: "boolean" } } });
+  const deploys = Number(values.deploys ?? 10);
+  const github = new GitHubDouble();
+  const webhookSecret = `bench-${process.pid}`;
+  const server = await startSlipway({ DEFAULT_REQUESTS_PER_MINUTE: "100000000", DEFAULT_MAX_APPS: "100", GITHUB_URL: github.fileUrl, GITHUB_WEBHOOK_SECRET: webhookSecret });
+  const sections: string[] = [];
+  try {
+    const client = new HostingClient(server.url, await signUp(server.url, `bench-hosting-${process.pid}`));
+    console.log(`# deploy: ${deploys} zip deploys of a Node app with no dependencies`);
+    sections.push(await benchDeploys(client, deploys));
+    console.log(`# push: ${deploys} signed GitHub pushes of a Node app with no dependencies`);
+    sections.push(await benchPushDeploys(client, github, webhookSecret, deploys));
+    console.log(`# redeploy under load: ${deploys} redeploys, 10 connections through the router`);
+    sections.push(await benchRedeployUnderLoad(client, deploys));
+    console.log("# logs: 10,000 lines/s for 10 s");
+    sections.push(await benchLogs(client));
+  } finally {
+    await server.close();
+  }
+  console.log("# sandbox: spawn to first answer, plain vs sandboxed");
+  const spawn = await spawnToAnswer(10);
+  sections.push(
+    [
+      "### Sandbox cost: spawn to first HTTP answer of the same app (median of 10)",
+      "",
+      "| | ms |",
+      "|---|---:|",
+      `| plain \`node server.js\` | ${spawn.plainMs.toFixed(0)} |`,
+      `| sandboxed (bubblewrap + setpriv + cgroups, in the app's existing network namespace) | ${spawn.sandboxedMs.toFixed(0)} |`,
+      `| sandboxed, an app's first start (creates its namespace, veth and cgroups) | ${spawn.firstSandboxedMs.toFixed(0)} |`,
+      "",
+      `The sandbox adds **${(spawn.sandboxedMs - spawn.plainMs).toFixed(0)} ms** (${(spawn.sandboxedMs / spawn.plainMs).toFixed(2)}× plain) to every start after an app's first.`,
+      "",
+    ].join("\n"),
+  );
+  const body = [
+    "## Hosting engine: deploys, redeploys under load, logs, sandbox cost",
+    "",
+    `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting\``,
+    "- The real server in the bench process (fresh SQLite, silent logs) with the sandboxed local runtime; apps reached through the platform's own port by `Host: <slug>.localhost`.",
+    "",
+    ...sections,
+  ].join("\n");
+  console.log(`\n${body}`);
+  if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting", body);
+}
+
+main().catch((error: unknown) => {
+  console.error(`\nbench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exitCode = 1;
+});

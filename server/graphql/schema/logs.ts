@@ -1,0 +1,51 @@
+// Build and runtime logs: polled with `after` (REST GET /api/apps/:slug/logs), or live as a subscription
+// that sends the history first, then every new batch of lines.
+import { builder } from "../builder.ts";
+
+const LogKindEnum = builder.enumType("LogKind", { values: ["build", "runtime"] as const });
+const LogStreamEnum = builder.enumType("LogStream", { values: ["stdout", "stderr", "system"] as const });
+
+const LogLine = builder
+  .objectRef<{ timestamp: string; kind: "build" | "runtime"; stream: "stdout" | "stderr" | "system"; deploymentId: string | null; line: string }>("LogLine")
+  .implement({
+    fields: (t) => ({
+      timestamp: t.exposeString("timestamp", { description: "ISO-8601 with nine fractional digits; unique and ordered per app: pass it as `after`" }),
+      kind: t.expose("kind", { type: LogKindEnum }),
+      stream: t.expose("stream", { type: LogStreamEnum }),
+      deploymentId: t.exposeString("deploymentId", { nullable: true }),
+      line: t.exposeString("line"),
+    }),
+  });
+
+const logArgs = (t: Parameters<Parameters<typeof builder.queryField>[1]>[0]) => ({
+  slug: t.arg.string(),
+  kind: t.arg({ type: LogKindEnum, required: false, description: "Default runtime" }),
+  after: t.arg.string({ required: false, description: "Only lines strictly newer than this timestamp" }),
+  limit: t.arg.int({ required: false, description: "1–1000, default 200" }),
+  deployment: t.arg.id({ required: false, description: "For build logs: default the latest deployment" }),
+});
+
+/** One indexed range read of at most 1,000 small rows: ten lines cost like one item of another list. */
+const logCost = { field: 10, multiplier: 100 };
+
+builder.queryField("appLogs", (t) =>
+  t.withAuth({ "read:apps": true }).field({
+    type: [LogLine],
+    description: "Without `after`, the newest `limit` lines; with it, the lines after it. Oldest first.",
+    args: logArgs(t),
+    complexity: logCost,
+    resolve: (_root, { slug, deployment, ...rest }, ctx) =>
+      ctx.services.logs.read(ctx.viewer.user.id, slug, { ...rest, deployment: deployment == null ? null : String(deployment) }),
+  }),
+);
+
+builder.subscriptionField("appLogs", (t) =>
+  t.withAuth({ "read:apps": true }).field({
+    type: [LogLine],
+    description: "The history (as appLogs answers it), then each new batch of lines as it is stored",
+    args: logArgs(t as never),
+    subscribe: (_root, { slug, deployment, ...rest }, ctx) =>
+      ctx.services.logs.watch(ctx.viewer.user.id, slug, { ...rest, deployment: deployment == null ? null : String(deployment) }),
+    resolve: (lines) => lines,
+  }),
+);

@@ -1,0 +1,10 @@
+import type { Step } from "../types.ts";
+
+export const retireOld: Step = {
+  name: "retire",
+  label: "Retiring the previous release",
+  async run(ctx) {
+    if (!ctx.replaced?.instance) return ctx.log("No previous instance to stop.");
+    await ctx.supervisor.retire(ctx.replaced);
+  },
+};

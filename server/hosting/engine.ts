@@ -1,0 +1,358 @@
+// The hosting engine: runs deployments through the pipeline, one at a time per app, keeps each app's live
+// release running through its supervisor, and answers the router from memory. It knows apps and
+// deployments by id; users, quotas and access checks stay in the services that call it.
+import fs from "node:fs/promises";
+import type { Db } from "../db/client.ts";
+import type { Sql } from "../db/sql.ts";
+import type { PubSub } from "../platform/pubsub/index.ts";
+import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
+import type { WebProcess } from "./builders/types.ts";
+import { buildAndRelease, restartRelease, runPipeline, type StepTiming } from "./deploy/pipeline.ts";
+import { DeployQueue } from "./deploy/queue.ts";
+import type { DeployContext } from "./deploy/types.ts";
+import { SandboxUnavailableError } from "../platform/runtime/index.ts";
+import { BuildError } from "./builders/index.ts";
+import { DeployCanceled, DeployError } from "./errors.ts";
+import { processLog } from "./logs/sink.ts";
+import { redactorFor, type Redact } from "./logs/redact.ts";
+import { LogStore } from "./logs/store.ts";
+import { hostingPaths, type HostingPaths } from "./paths.ts";
+import { MemoryRouteTable } from "./routes.ts";
+import { createHostingState, type AppStatus, type HostingState } from "./state.ts";
+import { AppSupervisor, systemClock, type Clock, type Release } from "./supervisor.ts";
+
+export interface EngineOptions {
+  dataDir: string;
+  limits: SandboxLimits;
+  buildLimits: SandboxLimits;
+  buildTimeoutMs: number;
+  startTimeoutMs: number;
+  drainMs: number;
+  stopGraceMs: number;
+  backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
+  logRetention: number;
+  releasesKept: number;
+}
+
+export interface EngineDeps {
+  db: Db;
+  /** Prepared SQL, for the log lines' inserts. */
+  sql: Sql;
+  pubsub: PubSub;
+  driver: RuntimeDriver;
+  options: EngineOptions;
+  clock?: Clock;
+  /** Where repositories are cloned from (GITHUB_URL), and the token to clone an app's repository with. */
+  git: { baseUrl: string; tokenFor(appId: string): Promise<string | null> };
+  /** Unexpected failures (never user errors): the server's logger. */
+  onError(error: unknown, message: string): void;
+}
+
+const INTERRUPTED = "Interrupted: the platform restarted during this deployment. Deploy again.";
+const UNFINISHED = ["QUEUED", "BUILDING", "STARTING"] as const;
+
+export class HostingEngine {
+  readonly routes = new MemoryRouteTable();
+  readonly logs: LogStore;
+  readonly paths: HostingPaths;
+  private readonly state: HostingState;
+  private readonly queue: DeployQueue;
+  private readonly supervisors = new Map<string, AppSupervisor>();
+  private readonly redactors = new Map<string, Redact>();
+  /** Deployments past their route switch and not yet finished: no longer cancelable. */
+  private readonly switched = new Set<string>();
+
+  constructor(private readonly deps: EngineDeps) {
+    this.paths = hostingPaths(deps.options.dataDir);
+    this.logs = new LogStore(deps.db, deps.sql, deps.pubsub, {
+      retention: deps.options.logRetention,
+      onError: (error) => deps.onError(error, "writing app log lines failed"),
+    });
+    this.state = createHostingState(deps.db, deps.pubsub);
+    this.queue = new DeployQueue({
+      run: (appId, id, signal) => this.runDeployment(appId, id, signal),
+      // A zip was extracted into its release folder at upload: a deployment that never builds frees it.
+      superseded: async (appId, id, by) => {
+        await this.state.updateDeployment(appId, id, { status: "SUPERSEDED", error: `Superseded by a newer deployment (${by}) before it was built.`, finishedAt: new Date() });
+        await fs.rm(this.paths.release(appId, id), { recursive: true, force: true });
+      },
+      canceled: async (appId, id) => {
+        await this.state.updateDeployment(appId, id, { status: "CANCELED", error: "Canceled before it was built.", finishedAt: new Date() });
+        await fs.rm(this.paths.release(appId, id), { recursive: true, force: true });
+      },
+    });
+  }
+
+  get sandbox() {
+    return this.deps.driver.sandbox;
+  }
+
+  /** After a platform restart: clean up, fail what was interrupted, and bring back the apps that were running. */
+  async boot(): Promise<void> {
+    const { db } = this.deps;
+    // Uploads staged by requests that never finished.
+    await fs.rm(this.paths.uploads, { recursive: true, force: true });
+    await this.deps.driver.reap();
+    const interrupted = await db.deployment.findMany({ where: { status: { in: [...UNFINISHED] } }, select: { id: true, appId: true, rollbackOfId: true } });
+    for (const d of interrupted) {
+      await this.state.updateDeployment(d.appId, d.id, { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() });
+      if (!d.rollbackOfId) await fs.rm(this.paths.release(d.appId, d.id), { recursive: true, force: true });
+    }
+    const apps = await db.app.findMany({ include: { liveDeployment: true } });
+    for (const app of apps) {
+      const release = releaseOf(app.liveDeployment);
+      const status = app.status as AppStatus;
+      if (!release) {
+        // Nothing to bring back: a deploy or a start was under way, or the release is gone.
+        const settled = status === "CREATED" || status === "STOPPED" ? status : "FAILED";
+        if (settled !== status) await this.state.setAppStatus(app.id, settled);
+        this.routes.unavailable(app.slug, settled);
+        continue;
+      }
+      if (status === "STOPPED") {
+        this.routes.unavailable(app.slug, "STOPPED");
+        continue;
+      }
+      this.routes.unavailable(app.slug, "DEPLOYING");
+      void this.supervisorOf(app).bringBack(release).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
+    }
+  }
+
+  /** A new app answers with its "never deployed" page. */
+  registerApp(app: { slug: string }): void {
+    this.routes.unavailable(app.slug, "CREATED");
+  }
+
+  /** A line in a new deployment's build log, before it is queued (what was received). */
+  async received(app: { id: string }, deploymentId: string, line: string): Promise<void> {
+    await this.logs.resume(app.id);
+    this.logs.append(app.id, { kind: "build", stream: "system", deploymentId, line });
+  }
+
+  async enqueue(app: { id: string; slug: string }, deploymentId: string): Promise<void> {
+    this.supervisorOf(app);
+    await this.queue.enqueue(app.id, deploymentId);
+    // A deployment that waits behind a running one changes nothing else yet: live views must still hear of it.
+    await this.state.changed(app.id);
+  }
+
+  /** False once the deployment finished, or took traffic (a switch is not undone by a cancel). */
+  cancel(appId: string, deploymentId: string): Promise<boolean> {
+    if (this.switched.has(deploymentId)) return Promise.resolve(false);
+    return this.queue.cancel(appId, deploymentId);
+  }
+
+  /** The live release's supervisor state, for the app's details. */
+  runtime(appId: string): { restarts: number; running: boolean } {
+    const supervisor = this.supervisors.get(appId);
+    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.instance };
+  }
+
+  async stop(app: { id: string; slug: string }): Promise<void> {
+    await this.supervisorOf(app).stop();
+    await this.state.setAppStatus(app.id, "STOPPED");
+  }
+
+  /** Starts the live release again (a fresh instance takes over once it answers). */
+  async restart(app: { id: string; slug: string }, live: { id: string; releasePath: string | null; web: unknown }): Promise<void> {
+    const release = releaseOf(live);
+    if (!release) throw new DeployError("The live release is no longer kept on disk: deploy again.");
+    const supervisor = this.supervisorOf(app);
+    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting." });
+    await supervisor.bringBack(release);
+  }
+
+  /** New env vars: secrets are redacted from now on, and a running app restarts with them. */
+  async envChanged(app: { id: string; slug: string }): Promise<void> {
+    await this.envOf(app.id);
+    const supervisor = this.supervisors.get(app.id);
+    supervisor?.envChanged();
+    const release = supervisor?.liveRelease;
+    if (!supervisor?.instance || !release) return;
+    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting with the new environment variables." });
+    void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
+  }
+
+  /** Stops everything the app runs and removes its releases; the database rows are the caller's. */
+  async remove(app: { id: string; slug: string }): Promise<void> {
+    await this.queue.drop(app.id);
+    await this.supervisors.get(app.id)?.stop();
+    this.supervisors.delete(app.id);
+    this.redactors.delete(app.id);
+    this.routes.remove(app.slug);
+    await this.deps.driver.removeApp(app.id);
+    await fs.rm(this.paths.app(app.id), { recursive: true, force: true });
+  }
+
+  async close(): Promise<void> {
+    await this.queue.close();
+    await Promise.all([...this.supervisors.values()].map((s) => s.stop().catch(() => {})));
+    await this.deps.driver.close();
+    await this.logs.close();
+  }
+
+  private supervisorOf(app: { id: string; slug: string }): AppSupervisor {
+    let supervisor = this.supervisors.get(app.id);
+    if (!supervisor) {
+      const { options } = this.deps;
+      supervisor = new AppSupervisor(
+        {
+          driver: this.deps.driver,
+          logs: this.logs,
+          routes: this.routes,
+          state: this.state,
+          limits: options.limits,
+          startTimeoutMs: options.startTimeoutMs,
+          drainMs: options.drainMs,
+          stopGraceMs: options.stopGraceMs,
+          backoff: options.backoff,
+          envOf: (appId) => this.envOf(appId),
+          redactorOf: (appId) => this.redactors.get(appId) ?? ((line) => line),
+          clock: this.deps.clock ?? systemClock,
+          onError: this.deps.onError,
+        },
+        { id: app.id, slug: app.slug },
+      );
+      this.supervisors.set(app.id, supervisor);
+    }
+    return supervisor;
+  }
+
+  /** The app's env vars (what its processes see), refreshing the redactor of its logs on the way. */
+  private async envOf(appId: string): Promise<Record<string, string>> {
+    const vars = await this.deps.db.envVar.findMany({ where: { appId }, select: { key: true, value: true } });
+    const env = Object.fromEntries(vars.map((v) => [v.key, v.value]));
+    this.redactors.set(appId, redactorFor(Object.values(env)));
+    return env;
+  }
+
+  private async runDeployment(appId: string, deploymentId: string, signal: AbortSignal): Promise<void> {
+    const { db } = this.deps;
+    const deployment = await db.deployment.findUnique({ where: { id: deploymentId }, include: { app: true } });
+    if (!deployment) return;
+    const app = { id: appId, slug: deployment.app.slug };
+    const log = processLog(this.logs, { appId, kind: "build", deploymentId }, () => this.redactors.get(appId) ?? ((l) => l));
+    const supervisor = this.supervisorOf(app);
+    const timings: StepTiming[] = [];
+    let ctx: DeployContext | undefined;
+    let rollbackOf: Release | null = null;
+    try {
+      await this.logs.resume(appId);
+      rollbackOf = deployment.rollbackOfId ? releaseOf(await db.deployment.findUnique({ where: { id: deployment.rollbackOfId } })) : null;
+      ctx = {
+        app,
+        deploymentId,
+        releaseDir: rollbackOf?.dir ?? this.paths.release(appId, deploymentId),
+        previous: supervisor.liveRelease,
+        source: deployment.source,
+        git:
+          deployment.source === "github" && deployment.repo
+            ? { baseUrl: this.deps.git.baseUrl, repo: deployment.repo, branch: deployment.branch, commit: deployment.commit, token: await this.deps.git.tokenFor(appId) }
+            : undefined,
+        recordCommit: (commit, commitMessage) => this.state.updateDeployment(appId, deploymentId, { commit, commitMessage }),
+        rollbackOf: rollbackOf ?? undefined,
+        signal,
+        buildDeadline: Date.now() + this.deps.options.buildTimeoutMs,
+        env: await this.envOf(appId),
+        log: log.system,
+        output: log.sink,
+        driver: this.deps.driver,
+        supervisor,
+        buildLimits: this.deps.options.buildLimits,
+      };
+      await this.state.updateDeployment(appId, deploymentId, { status: "BUILDING", startedAt: new Date() });
+      await this.state.setAppStatus(appId, "DEPLOYING");
+      if (deployment.rollbackOfId && !rollbackOf) throw new DeployError("That release is no longer kept on disk: deploy again instead.");
+      if (rollbackOf) log.system(`Rolling back to the release of deployment ${deployment.rollbackOfId}: no build.`);
+      await runPipeline(rollbackOf ? restartRelease : buildAndRelease, ctx, timings, (step) => {
+        if (step === "start") return this.state.updateDeployment(appId, deploymentId, { status: "STARTING" });
+        if (step === "retire") this.switched.add(deploymentId);
+      });
+    } catch (error) {
+      log.end();
+      if (ctx?.replaced === undefined) {
+        await this.failed(app, deploymentId, error, { ctx, rollbackOf, signal, timings, statusBefore: deployment.app.status as AppStatus });
+        return void (await this.logs.flush());
+      }
+      // Past the switch the new release serves: what failed after it (retiring the old one) is not the deployment's.
+      this.deps.onError(error, `after deployment ${deploymentId} went live`);
+    }
+    try {
+      log.end();
+      const previousLive = deployment.app.liveDeploymentId;
+      await this.state.updateDeployment(appId, deploymentId, {
+        status: "LIVE",
+        finishedAt: new Date(),
+        releasePath: ctx!.releaseDir,
+        web: rollbackOf?.web ?? ctx!.plan!.web,
+        steps: timings,
+      });
+      if (previousLive && previousLive !== deploymentId) await this.state.updateDeployment(appId, previousLive, { status: "SUPERSEDED" });
+      await this.state.setAppStatus(appId, "RUNNING", deploymentId);
+      log.system(`Deployed: ${timings.map((t) => `${t.name} ${t.ms} ms`).join(", ")}.`);
+      await this.pruneReleases(appId);
+    } catch (error) {
+      this.deps.onError(error, `recording deployment ${deploymentId} as live`);
+    } finally {
+      this.switched.delete(deploymentId);
+      await this.logs.flush();
+    }
+  }
+
+  /** A deployment that did not go live: what it started is stopped, its release removed, and it says why. */
+  private async failed(
+    app: { id: string; slug: string },
+    deploymentId: string,
+    error: unknown,
+    at: { ctx?: DeployContext; rollbackOf: Release | null; signal: AbortSignal; timings: StepTiming[]; statusBefore: AppStatus },
+  ): Promise<void> {
+    const supervisor = this.supervisorOf(app);
+    const log = (line: string) => this.logs.append(app.id, { kind: "build", stream: "system", deploymentId, line });
+    if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
+    if (!at.rollbackOf) await fs.rm(this.paths.release(app.id, deploymentId), { recursive: true, force: true });
+    const canceled = error instanceof DeployCanceled || at.signal.aborted;
+    const shown = error instanceof DeployError || isUserError(error);
+    if (!canceled && !shown) this.deps.onError(error, `deployment ${deploymentId} failed`);
+    const message = canceled ? "The deployment was canceled." : shown ? (error as Error).message : "The deployment failed on Slipway's side; try again.";
+    log(canceled ? "Canceled: the previous release keeps serving." : `Failed: ${message}`);
+    await this.state.updateDeployment(app.id, deploymentId, { status: canceled ? "CANCELED" : "FAILED", error: message, finishedAt: new Date(), steps: at.timings });
+    await this.state.setAppStatus(app.id, this.statusAfterFailure(supervisor, at.statusBefore, canceled));
+  }
+
+  /** What the app is once a deployment failed: whatever its previous release is doing. */
+  private statusAfterFailure(supervisor: AppSupervisor, before: AppStatus, canceled: boolean): AppStatus {
+    if (supervisor.isStopped || before === "STOPPED") return "STOPPED";
+    if (supervisor.instance || supervisor.liveRelease?.web.kind === "static") return "RUNNING";
+    if (supervisor.liveRelease) return "CRASHED";
+    return canceled && before === "CREATED" ? "CREATED" : "FAILED";
+  }
+
+  /** Keeps the newest releases (and the live one) on disk; older ones can no longer be rolled back to. */
+  private async pruneReleases(appId: string): Promise<void> {
+    const { db } = this.deps;
+    const kept = await db.deployment.findMany({
+      where: { appId, releasePath: { not: null } },
+      orderBy: { createdAt: "desc" },
+      select: { id: true, releasePath: true },
+    });
+    const app = await db.app.findUnique({ where: { id: appId }, select: { liveDeploymentId: true } });
+    const keep = kept.slice(0, this.deps.options.releasesKept);
+    const keepPaths = new Set(keep.map((d) => d.releasePath));
+    for (const old of kept.slice(this.deps.options.releasesKept)) {
+      if (old.id === app?.liveDeploymentId) continue;
+      await db.deployment.update({ where: { id: old.id }, data: { releasePath: null } });
+      if (!keepPaths.has(old.releasePath)) await fs.rm(old.releasePath!, { recursive: true, force: true });
+    }
+  }
+}
+
+function releaseOf(deployment: { id: string; releasePath: string | null; web: unknown } | null | undefined): Release | null {
+  if (!deployment?.releasePath || !deployment.web) return null;
+  return { deploymentId: deployment.id, dir: deployment.releasePath, web: deployment.web as WebProcess };
+}
+
+/** Errors whose message is for the user (a bad zip, an unrecognised project): the project's AppErrors with expose. */
+function isUserError(error: unknown): boolean {
+  if (error instanceof BuildError || error instanceof SandboxUnavailableError) return true;
+  return !!error && typeof error === "object" && "expose" in error && (error as { expose: boolean }).expose === true && "status" in error && (error as { status: number }).status < 500;
+}

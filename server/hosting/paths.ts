@@ -1,0 +1,19 @@
+// Where the engine keeps things under DATA_DIR: each app's releases, and zips staged between upload and deploy.
+import path from "node:path";
+
+export interface HostingPaths {
+  apps: string;
+  uploads: string;
+  app(appId: string): string;
+  release(appId: string, deploymentId: string): string;
+}
+
+export function hostingPaths(dataDir: string): HostingPaths {
+  const apps = path.join(dataDir, "apps");
+  return {
+    apps,
+    uploads: path.join(dataDir, "uploads"),
+    app: (appId) => path.join(apps, appId),
+    release: (appId, deploymentId) => path.join(apps, appId, "releases", deploymentId),
+  };
+}

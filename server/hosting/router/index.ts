@@ -1,0 +1,137 @@
+// The router: the first thing every request meets. Requests for `<slug>.<APPS_DOMAIN>` are answered here
+// (proxied to the app, served from its static folder, or a status page) and never reach Fastify, so no
+// platform route, hook, header or cookie applies to them; every other request goes to the platform.
+// It hooks Node's server directly (as Fastify's `serverFactory`), so an app request costs one Host match
+// and one in-memory lookup before it is forwarded.
+import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { hostMatcher } from "./host.ts";
+import { pages, sendPage, unavailablePages } from "./pages.ts";
+import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
+import { serveStatic } from "./static.ts";
+import type { RouteTable } from "./types.ts";
+import { createUpgradeProxy, refuseUpgrade } from "./upgrade.ts";
+
+export type { RouteTable, RouteTarget } from "./types.ts";
+
+export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+
+export interface RouterOptions {
+  appsDomain: string;
+  /** The platform's own address: its hostname is never an app host, its scheme is the X-Forwarded-Proto apps see. */
+  publicUrl: string;
+  routes: RouteTable;
+  timeouts?: Partial<ProxyTimeouts>;
+  /**
+   * Called when an app request failed: the app could not be reached or failed mid-answer (the client got a
+   * 502/504 page or a cut response), or the router itself failed (500 page).
+   */
+  onError?: (slug: string, error: Error) => void;
+}
+
+/** The options Fastify hands its `serverFactory` that the HTTP server needs (Fastify applies them itself otherwise). */
+export interface ServerOptions {
+  http?: http.ServerOptions;
+  keepAliveTimeout?: number;
+  requestTimeout?: number;
+  connectionTimeout?: number;
+  maxRequestsPerSocket?: number;
+}
+
+export interface Router {
+  /** Fastify's `serverFactory`: creates the HTTP server, giving Fastify only the platform's requests. */
+  serverFactory(platform: RequestListener, options: ServerOptions): http.Server;
+  /** Answers a request if its Host is an app's; false when it is the platform's. */
+  handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
+  /** Every Upgrade (WebSocket) request: app hosts to the app, platform hosts to the handler of their path, else refused. */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Who answers WebSocket handshakes to `path` on the platform's hosts (graphql-ws on /graphql). */
+  platformUpgrade(path: string, handler: UpgradeHandler): void;
+  /** Cuts proxied WebSockets and responses still streaming, and closes the upstream connection pools. */
+  close(): Promise<void>;
+}
+
+export function createRouter(options: RouterOptions): Router {
+  const publicUrl = new URL(options.publicUrl);
+  const proto = publicUrl.protocol.slice(0, -1);
+  const appsDomain = options.appsDomain.toLowerCase();
+  const match = hostMatcher(appsDomain, publicUrl.hostname);
+  const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+  const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError });
+  const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
+  const platformUpgrades = new Map<string, UpgradeHandler>();
+
+  function answer(req: IncomingMessage, res: ServerResponse, slug: string | null): void {
+    const target = slug === null ? null : options.routes.lookup(slug);
+    // Origin-form only ("/path"): the absolute and asterisk forms are for proxies and OPTIONS *.
+    if (req.url?.charCodeAt(0) !== 47) sendPage(res, pages.badRequest, req.method);
+    else if (target === null || target.kind === "unknown") sendPage(res, pages.unknownApp, req.method);
+    else if (target.kind === "proxy") httpProxy.forward(req, res, target, slug!, `${slug}.${appsDomain}`);
+    else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
+    else sendPage(res, unavailablePages[target.status], req.method);
+  }
+
+  function fail(res: ServerResponse, method: string | undefined, slug: string | null, error: Error): void {
+    options.onError?.(slug ?? "", error);
+    sendPage(res, pages.internalError, method);
+  }
+
+  function handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
+    const host = match(req.headers.host);
+    if (!host.app) return false;
+    try {
+      answer(req, res, host.slug);
+    } catch (error) {
+      fail(res, req.method, host.slug, error as Error);
+    }
+    return true;
+  }
+
+  function upgradeApp(req: IncomingMessage, socket: Duplex, head: Buffer, slug: string | null): void {
+    const target = slug === null ? null : options.routes.lookup(slug);
+    if (req.url?.charCodeAt(0) !== 47) refuseUpgrade(socket, pages.badRequest);
+    else if (target === null || target.kind === "unknown") refuseUpgrade(socket, pages.unknownApp);
+    else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, target, `${slug}.${appsDomain}`);
+    else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
+    else refuseUpgrade(socket, unavailablePages[target.status]);
+  }
+
+  function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    const host = match(req.headers.host);
+    if (!host.app) {
+      const query = req.url?.indexOf("?") ?? -1;
+      const handler = platformUpgrades.get(query === -1 ? (req.url ?? "") : req.url!.slice(0, query));
+      return handler ? handler(req, socket, head) : refuseUpgrade(socket, pages.notFound);
+    }
+    try {
+      upgradeApp(req, socket, head, host.slug);
+    } catch (error) {
+      options.onError?.(host.slug ?? "", error as Error);
+      refuseUpgrade(socket, pages.internalError);
+    }
+  }
+
+  return {
+    serverFactory(platform, serverOptions) {
+      const server = http.createServer(serverOptions.http ?? {}, (req, res) => {
+        if (!handleRequest(req, res)) platform(req, res);
+      });
+      // What Fastify does to the server it creates when there is no serverFactory.
+      if (serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
+      if (serverOptions.requestTimeout !== undefined) server.requestTimeout = serverOptions.requestTimeout;
+      if (serverOptions.connectionTimeout !== undefined) server.setTimeout(serverOptions.connectionTimeout);
+      if (serverOptions.maxRequestsPerSocket) server.maxRequestsPerSocket = serverOptions.maxRequestsPerSocket;
+      server.on("upgrade", handleUpgrade);
+      return server;
+    },
+    handleRequest,
+    handleUpgrade,
+    platformUpgrade(path, handler) {
+      platformUpgrades.set(path, handler);
+    },
+    async close() {
+      upgradeProxy.close();
+      await httpProxy.close();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+// The engine's writes to apps and deployments, each followed by the event live views wait for.
+import type { Db } from "../db/client.ts";
+import type { PubSub } from "../platform/pubsub/index.ts";
+
+export type AppStatus = "CREATED" | "DEPLOYING" | "RUNNING" | "CRASHED" | "STOPPED" | "FAILED";
+export type DeploymentStatus = "QUEUED" | "BUILDING" | "STARTING" | "LIVE" | "FAILED" | "SUPERSEDED" | "CANCELED";
+
+export const appTopic = (appId: string) => `app:${appId}`;
+
+export interface DeploymentUpdate {
+  status?: DeploymentStatus;
+  error?: string | null;
+  startedAt?: Date;
+  finishedAt?: Date;
+  releasePath?: string | null;
+  steps?: { name: string; ms: number }[];
+  web?: unknown;
+  commit?: string;
+  commitMessage?: string;
+}
+
+export function createHostingState(db: Db, pubsub: PubSub) {
+  const changed = (appId: string) => pubsub.publish(appTopic(appId), { at: Date.now() }).catch(() => {});
+  return {
+    changed,
+    async setAppStatus(appId: string, status: AppStatus, liveDeploymentId?: string | null): Promise<void> {
+      await db.app.updateMany({ where: { id: appId }, data: { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) } });
+      await changed(appId);
+    },
+    async updateDeployment(appId: string, deploymentId: string, update: DeploymentUpdate): Promise<void> {
+      const { web, steps, ...rest } = update;
+      await db.deployment.updateMany({
+        where: { id: deploymentId },
+        data: { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}) },
+      });
+      await changed(appId);
+    },
+  };
+}
+
+export type HostingState = ReturnType<typeof createHostingState>;

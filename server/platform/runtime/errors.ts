@@ -1,0 +1,11 @@
+/** A build or an app cannot run because the sandbox lacks a layer the operator did not agree to go without. */
+export class SandboxUnavailableError extends Error {
+  constructor(readonly missing: string[]) {
+    super(
+      `Apps cannot run here: the sandbox lacks ${missing.join(", ")} (see the runtime's report at boot). ` +
+        "Run the platform as root with bubblewrap, nftables, iproute2 and cgroup v1 controllers, " +
+        "or set SANDBOX_ALLOW_PARTIAL=true to run apps with only what is available.",
+    );
+    this.name = "SandboxUnavailableError";
+  }
+}

@@ -1,0 +1,36 @@
+// The runtime driver, chosen once from the configuration; the report of what it enforces is logged at boot.
+import type { Config } from "../../config.ts";
+import { createLocalDriver } from "./local/driver.ts";
+import type { RuntimeDriver, SandboxReport } from "./types.ts";
+
+export type * from "./types.ts";
+export { SandboxUnavailableError } from "./errors.ts";
+
+export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial">;
+
+export interface RuntimeLogger {
+  info(message: string): void;
+  warn(message: string): void;
+}
+
+export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger): Promise<RuntimeDriver> {
+  const driver = await createLocalDriver({ dataDir: config.dataDir, allowPartial: config.sandboxAllowPartial });
+  if (log) logSandbox(driver.sandbox, config.sandboxAllowPartial, log);
+  return driver;
+}
+
+/** One line per layer, then what follows for apps when some layer is missing. */
+export function describeSandbox(report: SandboxReport): string[] {
+  return report.layers.map((l) => `sandbox ${l.name}: ${l.enforced ? "enforced" : "NOT enforced"}: ${l.detail}`);
+}
+
+function logSandbox(report: SandboxReport, allowPartial: boolean, log: RuntimeLogger): void {
+  for (const line of describeSandbox(report)) log.info(`${report.driver} runtime: ${line}`);
+  const missing = report.layers.filter((l) => !l.enforced).map((l) => l.name);
+  if (missing.length === 0) return;
+  log.warn(
+    allowPartial
+      ? `SANDBOX_ALLOW_PARTIAL=true: apps run without ${missing.join(", ")}`
+      : `apps and builds will be refused: the sandbox lacks ${missing.join(", ")} (set SANDBOX_ALLOW_PARTIAL=true to run them anyway)`,
+  );
+}

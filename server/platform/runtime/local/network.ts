@@ -1,0 +1,97 @@
+// A network namespace per app, joined to the host by a veth pair (host side `swh<slot>` 10.201.x.1/30, app side
+// eth0 10.201.x.2/30), created once per app and shared by its instances. One host-wide nftables table,
+// the same for every platform on the machine (replaced atomically, so concurrent platforms agree):
+//   - input: from an app's veth only replies to connections the platform opened: no host service at all
+//     (the platform's port, PostgreSQL, Redis, anything bound on 0.0.0.0 or the veth address);
+//   - forward: nothing enters an app unless it answers the app's own connection (no app reaches another);
+//     an app's packets to the app range, link-local (cloud metadata) or loopback addresses are dropped;
+//   - nat: whatever an app sends to the outside leaves masqueraded, so builds reach the npm registry and
+//     apps external APIs (with net.ipv4.ip_forward on).
+// A blackhole route for the whole range makes an address of no app fail at once (here an unrouted address
+// would otherwise reach a proxy that accepts any TCP connection).
+import fs from "node:fs/promises";
+import { exec, execIgnoring } from "./exec.ts";
+
+const IP = "/usr/sbin/ip";
+const NFT = "/usr/sbin/nft";
+export const TABLE = "slipway";
+export const VETH_PREFIX = "swh";
+
+export interface AppNetwork {
+  netns: string;
+  hostVeth: string;
+  hostAddress: string;
+  appAddress: string;
+}
+
+/** 10.201.0.0/16 holds 16384 /30 pairs: slot n is 10.201.0.0 + 4n. */
+export const APP_RANGE = { base: (10 << 24) | (201 << 16), prefix: 16, slots: 16384 };
+
+export function appNetwork(slot: number): AppNetwork {
+  if (slot < 0 || slot >= APP_RANGE.slots) throw new Error(`slot ${slot} is outside the app address range`);
+  const base = APP_RANGE.base + slot * 4;
+  return { netns: `slipway-${slot}`, hostVeth: `${VETH_PREFIX}${slot}`, hostAddress: ipv4(base + 1), appAddress: ipv4(base + 2) };
+}
+
+function ipv4(n: number): string {
+  return [24, 16, 8, 0].map((shift) => (n >>> shift) & 255).join(".");
+}
+
+const rangeCidr = () => `${ipv4(APP_RANGE.base)}/${APP_RANGE.prefix}`;
+
+export function firewallRules(): string {
+  const apps = `"${VETH_PREFIX}*"`;
+  return `table inet ${TABLE} {}
+delete table inet ${TABLE}
+table inet ${TABLE} {
+  chain input {
+    type filter hook input priority filter - 10; policy accept;
+    iifname ${apps} ct state established,related accept
+    iifname ${apps} counter drop
+  }
+  chain forward {
+    type filter hook forward priority filter - 10; policy accept;
+    oifname ${apps} ct state established,related accept
+    oifname ${apps} counter drop
+    iifname ${apps} ip daddr { ${rangeCidr()}, 169.254.0.0/16, 127.0.0.0/8 } counter drop
+    iifname ${apps} meta nfproto ipv6 counter drop
+  }
+  chain postrouting {
+    type nat hook postrouting priority srcnat; policy accept;
+    ip saddr ${rangeCidr()} oifname != ${apps} masquerade
+  }
+}
+`;
+}
+
+/** What every app network relies on; idempotent, safe to run from several platforms at once. */
+export async function setupHostNetwork(): Promise<void> {
+  await exec([NFT, "-f", "-"], { input: firewallRules() });
+  await execIgnoring([IP, "route", "add", "blackhole", rangeCidr()], /File exists/);
+  await fs.writeFile("/proc/sys/net/ipv4/ip_forward", "1");
+}
+
+export async function createAppNetwork(net: AppNetwork): Promise<void> {
+  await removeAppNetwork(net); // a leftover of this slot (whose claim was given up) is stale by definition
+  const inApp = (...args: string[]) => exec([IP, "-n", net.netns, ...args]);
+  await exec([IP, "netns", "add", net.netns]);
+  try {
+    await exec([IP, "link", "add", net.hostVeth, "type", "veth", "peer", "name", "eth0", "netns", net.netns]);
+    await fs.writeFile(`/proc/sys/net/ipv6/conf/${net.hostVeth}/disable_ipv6`, "1").catch(() => {});
+    // The app side first, the host side up last: a probe in between would leave an incomplete ARP entry (~1 s).
+    await inApp("addr", "add", `${net.appAddress}/30`, "dev", "eth0");
+    await inApp("link", "set", "lo", "up");
+    await inApp("link", "set", "eth0", "up");
+    await inApp("route", "add", "default", "via", net.hostAddress);
+    await exec([IP, "addr", "add", `${net.hostAddress}/30`, "dev", net.hostVeth]);
+    await exec([IP, "link", "set", net.hostVeth, "up"]);
+  } catch (error) {
+    await removeAppNetwork(net);
+    throw error;
+  }
+}
+
+export async function removeAppNetwork(net: AppNetwork): Promise<void> {
+  await execIgnoring([IP, "link", "del", net.hostVeth], /Cannot find device|does not exist/);
+  await execIgnoring([IP, "netns", "del", net.netns], /No such file|Cannot remove namespace file/);
+}

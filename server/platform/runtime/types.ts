@@ -1,0 +1,97 @@
+// The runtime driver contract: how the hosting engine runs a user's code, whatever isolates it (sandboxed
+// local processes now, containers later). Drivers know nothing of users, quotas, Prisma or GraphQL: the
+// engine hands them directories, argv arrays and env maps, and gets back processes and their output.
+
+export type OutputStream = "stdout" | "stderr";
+
+/** Receives a process's raw output as it arrives; the log layer splits, cuts and redacts lines. */
+export type OutputSink = (stream: OutputStream, chunk: Buffer) => void;
+
+export interface SandboxLimits {
+  memoryBytes: number;
+  /** Share of one core, in percent (50 = half a core). */
+  cpuPercent: number;
+  /** Most processes and threads at once. */
+  pids: number;
+}
+
+export interface ProcessSpec {
+  /** Stable per app (its database id): the driver derives the app's uid, network namespace and cgroup from it. */
+  appKey: string;
+  /** Absolute directory bound read-write at /app inside the sandbox, and the working directory. */
+  workDir: string;
+  /** Run inside the sandbox as is: never a shell string built from user input. */
+  argv: string[];
+  /** The whole environment the process sees (the driver adds PORT and what the runtime needs: HOME, PATH). */
+  env: Record<string, string>;
+  limits: SandboxLimits;
+  onOutput: OutputSink;
+}
+
+export interface RunSpec extends ProcessSpec {
+  /** Killed (SIGKILL to the whole process tree) past this. */
+  timeoutMs: number;
+  /** Aborting kills the process tree (a canceled deploy). */
+  signal?: AbortSignal;
+}
+
+export interface ExitInfo {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The kernel killed a process of the tree for going past limits.memoryBytes (when the driver can tell). */
+  oomKilled?: boolean;
+}
+
+export interface RunResult extends ExitInfo {
+  timedOut: boolean;
+  aborted: boolean;
+}
+
+export interface InstanceSpec extends ProcessSpec {
+  /** Unique per start; names the instance in logs and in list(). */
+  instanceId: string;
+}
+
+export interface Instance {
+  instanceId: string;
+  appKey: string;
+  /** The app's own process (what receives SIGTERM), as seen from the platform. */
+  pid: number;
+  /** Where the platform's router reaches the app's PORT. */
+  target: { host: string; port: number };
+  /** Settles when the process tree has exited, for any reason. */
+  exited: Promise<ExitInfo>;
+  /** SIGTERM to the app's own process, SIGKILL to the whole tree after graceMs; resolves once nothing is left. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+export interface SandboxLayer {
+  /** e.g. "filesystem", "user", "capabilities", "memory", "cpu", "pids", "network". */
+  name: string;
+  enforced: boolean;
+  /** What exactly is enforced, or why it is not. */
+  detail: string;
+}
+
+export interface SandboxReport {
+  driver: string;
+  layers: SandboxLayer[];
+}
+
+export interface RuntimeDriver {
+  readonly name: string;
+  /** What this driver enforces on this machine, probed once when it was created. */
+  readonly sandbox: SandboxReport;
+  /** Runs a one-off command (build, release phase) to completion. */
+  run(spec: RunSpec): Promise<RunResult>;
+  /** Starts a long-running instance; resolves once spawned, not once it answers HTTP. */
+  start(spec: InstanceSpec): Promise<Instance>;
+  /** The instances this driver started that are still running. */
+  list(): Instance[];
+  /** Removes what an earlier platform process left behind (processes, namespaces, cgroups); called at boot. */
+  reap(): Promise<void>;
+  /** Frees what an app holds (namespace, cgroup, firewall entries) once its last instance stopped. */
+  removeApp(appKey: string): Promise<void>;
+  /** Stops every instance and frees everything. */
+  close(): Promise<void>;
+}

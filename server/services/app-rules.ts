@@ -1,0 +1,50 @@
+// Field rules for apps: the slug (a DNS label under APPS_DOMAIN), repository, branch and env var keys.
+import type { Check } from "./validation.ts";
+
+export const SLUG_PATTERN = /^[a-z][a-z0-9-]{1,38}[a-z0-9]$/;
+/** Names a person would take for the platform's own hosts, and the prefix preview apps are given. */
+const RESERVED_SLUGS = new Set(["www", "api", "app", "apps", "admin", "dashboard", "static", "cdn", "mail", "status", "slipway"]);
+const PREVIEW_PREFIX = /^pr-\d+-/;
+const GITHUB_REPO = /^(?:https:\/\/github\.com\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100}?)(?:\.git)?\/?$/;
+const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+export const MAX_ENV_VALUE = 32 * 1024;
+export const MAX_ENV_VARS = 200;
+
+/** `owner/name` from either accepted spelling, or null. */
+export function normaliseRepo(value: string): string | null {
+  const match = GITHUB_REPO.exec(value.trim());
+  if (!match || match[2] === "." || match[2].includes("..")) return null;
+  return `${match[1]}/${match[2]}`;
+}
+
+/** A branch name git accepts (git check-ref-format), conservatively. */
+export function isBranchName(value: string): boolean {
+  return (
+    /^[A-Za-z0-9._/-]{1,100}$/.test(value) &&
+    !value.startsWith("-") &&
+    !value.startsWith("/") &&
+    !value.endsWith("/") &&
+    !value.endsWith(".lock") &&
+    !value.endsWith(".") &&
+    !value.includes("..") &&
+    !value.includes("//")
+  );
+}
+
+export function isEnvKey(key: string): boolean {
+  return ENV_KEY.test(key) && key.length <= 200;
+}
+
+export const appRules = {
+  slug: (v) =>
+    typeof v !== "string" || !SLUG_PATTERN.test(v)
+      ? "Use 3 to 40 lowercase letters, digits or hyphens, starting with a letter and ending with a letter or digit."
+      : RESERVED_SLUGS.has(v) || PREVIEW_PREFIX.test(v)
+        ? `"${v}" is reserved: choose another slug.`
+        : null,
+  name: (v) => (v != null && (typeof v !== "string" || !v.trim() || v.length > 100) ? "Use a name of 1 to 100 characters." : null),
+  description: (v) => (v != null && (typeof v !== "string" || v.length > 500) ? "Use at most 500 characters." : null),
+  repo: (v) => (v != null && (typeof v !== "string" || !normaliseRepo(v)) ? "Give the repository as owner/name or https://github.com/owner/name." : null),
+  branch: (v) => (v != null && (typeof v !== "string" || !isBranchName(v)) ? "Give a valid git branch name, like main." : null),
+  instances: (v) => (v != null && v !== 1 ? "The local runtime runs one instance per app; scaling out arrives with the container runtimes." : null),
+} satisfies Record<string, Check>;

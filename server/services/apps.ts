@@ -1,0 +1,158 @@
+// Apps: create, read, edit, delete, stop and restart, always within the owner's own apps (another user's
+// app is "not found", never "forbidden"). The hosting engine does the running; this service decides who may.
+import type { Config } from "../config.ts";
+import type { Db } from "../db/client.ts";
+import { ConflictError, NotFoundError, QuotaExceededError } from "../errors.ts";
+import type { HostingEngine } from "../hosting/engine.ts";
+import { appTopic } from "../hosting/state.ts";
+import type { PubSub } from "../platform/pubsub/index.ts";
+import type { AccountService } from "./accounts.ts";
+import { appRules, normaliseRepo } from "./app-rules.ts";
+import type { GitHubTokenStore } from "./github-tokens.ts";
+import type { Page } from "./pages.ts";
+import { uniqueViolation, validate } from "./validation.ts";
+
+export interface CreateAppInput {
+  slug: string;
+  name?: string | null;
+  description?: string | null;
+  repo?: string | null;
+  branch?: string | null;
+  autoDeploy?: boolean | null;
+}
+
+export interface UpdateAppInput {
+  name?: string | null;
+  description?: string | null;
+  repo?: string | null;
+  branch?: string | null;
+  autoDeploy?: boolean | null;
+  previews?: boolean | null;
+  instances?: number | null;
+}
+
+export type AppRow = Awaited<ReturnType<Db["app"]["findUniqueOrThrow"]>>;
+
+const GITHUB_TOKEN = /^[\x21-\x7e]{1,255}$/;
+
+export function createAppService(deps: { db: Db; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore }) {
+  const { db, engine, accounts } = deps;
+  const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
+
+  async function mine(ownerId: string, slug: string): Promise<AppRow> {
+    const app = typeof slug === "string" ? await db.app.findUnique({ where: { slug } }) : null;
+    if (!app || app.ownerId !== ownerId) throw notFound(String(slug));
+    return app;
+  }
+
+  return {
+    mine,
+
+    /** Yields once now, then after every change of the app's status or deployments. */
+    async watch(ownerId: string, slug: string): Promise<AsyncGenerator<void>> {
+      const app = await mine(ownerId, slug);
+      const changes = await deps.pubsub.subscribe(appTopic(app.id));
+      return (async function* () {
+        try {
+          yield;
+          for await (const _ of changes) yield;
+        } finally {
+          await changes.return?.();
+        }
+      })();
+    },
+
+    runtime: (appId: string) => engine.runtime(appId),
+
+    sandbox: () => engine.sandbox,
+
+    /** A page of the owner's apps, newest first; `after` names the last app (slug) of the previous page. */
+    list: (ownerId: string, page: Page) =>
+      db.app.findMany({
+        where: { ownerId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(page.after ? { cursor: { slug: page.after }, skip: 1 } : {}),
+      }),
+
+    /** The public address of an app. */
+    url(slug: string): string {
+      const base = new URL(deps.config.publicUrl);
+      return `${base.protocol}//${slug}.${deps.config.appsDomain}${base.port ? `:${base.port}` : ""}/`;
+    },
+
+    async create(ownerId: string, input: CreateAppInput): Promise<AppRow> {
+      validate(input as unknown as Record<string, unknown>, { slug: appRules.slug, name: appRules.name, description: appRules.description, repo: appRules.repo, branch: appRules.branch });
+      const quota = await accounts.quotaOf(ownerId);
+      if (quota.usage.apps >= quota.maxApps) {
+        throw new QuotaExceededError(`You have ${quota.usage.apps} of ${quota.maxApps} apps allowed. Delete one or ask for a higher limit.`);
+      }
+      try {
+        const app = await db.app.create({
+          data: {
+            ownerId,
+            slug: input.slug,
+            name: input.name?.trim() || input.slug,
+            description: input.description ?? "",
+            repo: input.repo ? normaliseRepo(input.repo) : null,
+            branch: input.branch ?? "main",
+            autoDeploy: input.autoDeploy ?? false,
+          },
+        });
+        engine.registerApp(app);
+        return app;
+      } catch (error) {
+        if (uniqueViolation(error)) throw new ConflictError("This slug is taken. Choose another.", { slug: "This slug is taken. Choose another." });
+        throw error;
+      }
+    },
+
+    async update(ownerId: string, slug: string, input: UpdateAppInput): Promise<AppRow> {
+      const app = await mine(ownerId, slug);
+      validate(input as unknown as Record<string, unknown>, { name: appRules.name, description: appRules.description, repo: appRules.repo, branch: appRules.branch, instances: appRules.instances });
+      const data: Record<string, unknown> = {};
+      if (input.name != null) data.name = input.name.trim();
+      if (input.description != null) data.description = input.description;
+      if (input.repo !== undefined) data.repo = input.repo ? normaliseRepo(input.repo) : null;
+      if (input.branch != null) data.branch = input.branch;
+      for (const key of ["autoDeploy", "previews", "instances"] as const) if (input[key] != null) data[key] = input[key];
+      return db.app.update({ where: { id: app.id }, data });
+    },
+
+    /** Sets (or with null clears) the token the app's repository is cloned with; it is never shown back. */
+    async setGitHubToken(ownerId: string, slug: string, token: string | null | undefined): Promise<AppRow> {
+      const app = await mine(ownerId, slug);
+      validate({ token }, { token: (v) => (v != null && (typeof v !== "string" || !GITHUB_TOKEN.test(v)) ? "Give a GitHub token (printable characters, no spaces), or null to remove it." : null) });
+      const githubToken = token ? deps.githubTokens.encrypt(app.id, token) : null;
+      return db.app.update({ where: { id: app.id }, data: { githubToken } });
+    },
+
+    /** The preview apps (pull requests) of an app, oldest first. */
+    previews: (appId: string) => db.app.findMany({ where: { previewOfId: appId }, orderBy: { createdAt: "asc" } }),
+
+    /** Stops the app, removes its releases, and deletes it with its env vars, logs, deployments and previews. */
+    async remove(ownerId: string, slug: string): Promise<AppRow> {
+      const app = await mine(ownerId, slug);
+      for (const preview of await db.app.findMany({ where: { previewOfId: app.id } })) await engine.remove(preview);
+      await engine.remove(app);
+      await db.app.delete({ where: { id: app.id } });
+      return app;
+    },
+
+    async stop(ownerId: string, slug: string): Promise<AppRow> {
+      const app = await mine(ownerId, slug);
+      if (app.liveDeploymentId) await engine.stop(app);
+      return db.app.findUniqueOrThrow({ where: { id: app.id } });
+    },
+
+    async restart(ownerId: string, slug: string): Promise<AppRow> {
+      const app = await mine(ownerId, slug);
+      const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId } }) : null;
+      if (!live) throw new ConflictError("This app was never deployed: deploy it first.");
+      await engine.restart(app, live);
+      return db.app.findUniqueOrThrow({ where: { id: app.id } });
+    },
+  };
+}
+
+export type AppService = ReturnType<typeof createAppService>;

@@ -1,0 +1,50 @@
+// Build and runtime logs of an app, polled by `after` or watched live.
+import { InvalidRequestError } from "../errors.ts";
+import type { HostingEngine } from "../hosting/engine.ts";
+import type { LogKind, LogLineRecord } from "../hosting/logs/store.ts";
+import { isLogTimestamp } from "../hosting/logs/timestamps.ts";
+import type { AppService } from "./apps.ts";
+import type { DeploymentService } from "./deployments.ts";
+
+export interface LogRequest {
+  kind?: LogKind | null;
+  after?: string | null;
+  limit?: number | null;
+  deployment?: string | null;
+}
+
+export const MAX_LOG_LIMIT = 1000;
+const DEFAULT_LOG_LIMIT = 200;
+
+export function createLogService(deps: { apps: AppService; deployments: DeploymentService; engine: HostingEngine }) {
+  const { apps, deployments, engine } = deps;
+
+  async function resolve(ownerId: string, slug: string, request: LogRequest) {
+    const app = await apps.mine(ownerId, slug);
+    const kind = request.kind ?? "runtime";
+    const limit = request.limit ?? DEFAULT_LOG_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LOG_LIMIT) {
+      throw new InvalidRequestError(`limit must be between 1 and ${MAX_LOG_LIMIT}.`, { limit: `Use 1 to ${MAX_LOG_LIMIT}.` });
+    }
+    if (request.after != null && !isLogTimestamp(request.after)) {
+      throw new InvalidRequestError("after must be the timestamp of a log line, like 2026-01-31T12:00:00.000000001Z.", { after: "Not a log timestamp." });
+    }
+    let deploymentId = request.deployment ?? null;
+    if (deploymentId) await deployments.ofApp(app.id, deploymentId);
+    else if (kind === "build") deploymentId = (await deployments.latest(app.id))?.id ?? null;
+    return { app, query: { kind, after: request.after ?? null, limit, deploymentId } };
+  }
+
+  return {
+    async read(ownerId: string, slug: string, request: LogRequest): Promise<LogLineRecord[]> {
+      const { app, query } = await resolve(ownerId, slug, request);
+      if (query.kind === "build" && !query.deploymentId) return [];
+      return engine.logs.query(app.id, query);
+    },
+
+    async watch(ownerId: string, slug: string, request: LogRequest): Promise<AsyncGenerator<LogLineRecord[]>> {
+      const { app, query } = await resolve(ownerId, slug, request);
+      return engine.logs.watch(app.id, query);
+    },
+  };
+}

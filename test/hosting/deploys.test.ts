@@ -1,0 +1,157 @@
+// Deployments beyond the happy path: bad uploads refused with nothing left behind, the per-app queue
+// (supersede, cancel), and a crashing app restarted with exponential back-off.
+import fs from "node:fs";
+import path from "node:path";
+import yazl from "yazl";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../helpers/client.ts";
+import { deploy, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+
+let server: TestServer;
+let owner: Client;
+let counter = 0;
+const newSlug = () => `dep-${process.pid}-${++counter}`;
+const nodeApp = (js: string, pkg: Record<string, unknown> = {}) => ({
+  "package.json": JSON.stringify({ name: "t", version: "1.0.0", ...pkg }),
+  "server.js": js,
+});
+const serve = (text: string) => `require("http").createServer((q, s) => s.end(${JSON.stringify(text)})).listen(process.env.PORT);`;
+
+async function answer(slug: string, pathname = "/"): Promise<string> {
+  const target = server.slipway.platform.engine.routes.lookup(slug);
+  if (target.kind !== "proxy") return `(${target.kind})`;
+  return fetch(`http://${target.host}:${target.port}${pathname}`).then((r) => r.text(), () => "(refused)");
+}
+
+async function newApp(): Promise<string> {
+  const slug = newSlug();
+  expect((await owner.post("/api/apps", { slug })).status).toBe(201);
+  return slug;
+}
+
+beforeAll(async () => {
+  server = await startServer({ DEFAULT_MAX_APPS: "50", DEFAULT_REQUESTS_PER_MINUTE: "100000", DEFAULT_MAX_UPLOAD_BYTES: String(256 * 1024) });
+  owner = new Client(server.url);
+  await owner.signup();
+});
+afterAll(() => server.close());
+
+/** A zip with one entry named exactly `name` (yazl refuses unsafe names, so the name is patched in afterwards). */
+async function zipWithEntry(name: string, contents = "x"): Promise<Buffer> {
+  const placeholder = "p".repeat(name.length);
+  const zip = new yazl.ZipFile();
+  zip.addBuffer(Buffer.from(contents), placeholder);
+  zip.end();
+  const chunks: Buffer[] = [];
+  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  const bytes = Buffer.concat(chunks);
+  let at = bytes.indexOf(placeholder);
+  while (at !== -1) {
+    bytes.write(name, at, "latin1");
+    at = bytes.indexOf(placeholder, at + 1);
+  }
+  return bytes;
+}
+
+describe("uploads", () => {
+  it("refuses bad zips with 400 naming the problem, an oversize one with 413, and keeps nothing", async () => {
+    const slug = await newApp();
+    const cases: [Buffer, number, RegExp][] = [
+      [await zipWithEntry("../../escape.js"), 400, /escape\.js/],
+      [await zipWithEntry("/etc/evil"), 400, /evil/],
+      [Buffer.from("this is not a zip"), 400, /not a valid zip/],
+      [(await zipFolder(null, nodeApp(serve("x")))).subarray(0, 60), 400, /zip/],
+      [Buffer.alloc(300 * 1024, 1), 413, /maxUploadBytes/],
+    ];
+    for (const [zip, status, message] of cases) {
+      const res = await uploadZip(owner, slug, zip);
+      expect(res.status, String(message)).toBe(status);
+      expect(res.body.error.message).toMatch(message);
+    }
+    const notMultipart = await owner.request("PUT", `/api/apps/${slug}/deploy`, { body: "x", headers: { "content-type": "application/zip" } });
+    expect(notMultipart.status).toBe(415);
+    const cutOff = `--b\r\ncontent-disposition: form-data; name="file"; filename="a.zip"\r\ncontent-type: application/zip\r\n\r\nPK\u0003\u0004 and then nothing`;
+    const truncated = await owner.request("PUT", `/api/apps/${slug}/deploy`, { body: cutOff, headers: { "content-type": "multipart/form-data; boundary=b" } });
+    expect(truncated.status).toBe(400);
+    expect((await owner.get(`/api/apps/${slug}`)).body.deployments).toEqual([]);
+    const appDir = path.join(server.config.dataDir, "apps");
+    const leftovers = fs.existsSync(appDir) ? fs.readdirSync(appDir, { recursive: true }).filter((f) => String(f).includes("releases/")) : [];
+    expect(leftovers).toEqual([]);
+    expect(fs.readdirSync(path.join(server.config.dataDir, "uploads"))).toEqual([]);
+    expect(fs.existsSync(path.resolve(server.config.dataDir, "../escape.js"))).toBe(false);
+  });
+});
+
+describe("the deploy queue", () => {
+  it("builds one deployment at a time per app; a newer upload supersedes one still queued; a running one can be canceled", async () => {
+    const slug = await newApp();
+    const v1 = await deploy(owner, slug, await zipFolder(null, nodeApp(serve("v1"))));
+    expect(v1.status).toBe("LIVE");
+    const slow = nodeApp(serve("slow"), { scripts: { build: "sleep 30" } });
+    const building = await uploadZip(owner, slug, await zipFolder(null, slow));
+    const queued = await uploadZip(owner, slug, await zipFolder(null, nodeApp(serve("queued"))));
+    const newest = await uploadZip(owner, slug, await zipFolder(null, nodeApp(serve("newest"))));
+    const superseded = await waitForDeployment(owner, slug, queued.body.id);
+    expect(superseded.status).toBe("SUPERSEDED");
+    await waitFor(async () => (await owner.get(`/api/apps/${slug}`)).body.deployments.find((d: { id: string }) => d.id === building.body.id).status === "BUILDING");
+    const cancel = await owner.post(`/api/apps/${slug}/deployments/${building.body.id}/cancel`);
+    expect(cancel.status).toBe(200);
+    expect((await waitForDeployment(owner, slug, building.body.id)).status).toBe("CANCELED");
+    expect((await waitForDeployment(owner, slug, newest.body.id)).status).toBe("LIVE");
+    expect(await answer(slug)).toBe("newest");
+    expect((await owner.post(`/api/apps/${slug}/deployments/${building.body.id}/cancel`)).status).toBe(409);
+    const log = await owner.get(`/api/apps/${slug}/logs?kind=build&deployment=${building.body.id}&limit=1000`);
+    expect(log.body.map((l: { line: string }) => l.line)).toContain("Canceled: the previous release keeps serving.");
+  });
+});
+
+describe("supervision", () => {
+  it("restarts a crashed app with exponential back-off, shows CRASHED meanwhile, and recovers", async () => {
+    const slug = await newApp();
+    // Starts 2 and 3 crash shortly after answering; /crash ends the first one.
+    const app = `
+      const fs = require("fs");
+      const n = Number(fs.existsSync("starts") ? fs.readFileSync("starts", "utf8") : 0) + 1;
+      fs.writeFileSync("starts", String(n));
+      require("http").createServer((q, s) => { s.end("start " + n); if (q.url === "/crash") process.exit(1); }).listen(process.env.PORT);
+      if (n === 2 || n === 3) setTimeout(() => process.exit(2), 300);`;
+    await deploy(owner, slug, await zipFolder(null, nodeApp(app)));
+    expect(await answer(slug)).toBe("start 1");
+    await answer(slug, "/crash").catch(() => {});
+    await waitFor(async () => (await owner.get(`/api/apps/${slug}`)).body.status === "CRASHED", 5000, "CRASHED");
+    await waitFor(async () => (await answer(slug)) === "start 4", 30_000, "the fourth start");
+    const details = await owner.graphql(`query($slug: String!) { app(slug: $slug) { status restarts } }`, { slug });
+    expect(details.body.data.app).toEqual({ status: "RUNNING", restarts: 3 });
+    const lines = (await owner.get(`/api/apps/${slug}/logs?limit=1000`)).body.map((l: { line: string }) => l.line).filter((l: string) => l.startsWith("Crashed"));
+    expect(lines).toEqual([
+      expect.stringMatching(/exit code 1.*Restarting in 1 s \(failure 1 in a row\)/),
+      expect.stringMatching(/exit code 2.*Restarting in 2 s \(failure 2 in a row\)/),
+      expect.stringMatching(/exit code 2.*Restarting in 4 s \(failure 3 in a row\)/),
+    ]);
+  });
+
+  it("keeps an app stopped when the stop comes during a restart for new env vars, and applies the newest of two quick changes", async () => {
+    const slug = await newApp();
+    // Answers only after 1.5 s, so the restarts below are still starting when the next call comes.
+    const slow = `setTimeout(() => require("http").createServer((q, s) => s.end(String(process.env.A) + String(process.env.B))).listen(process.env.PORT), 1500);`;
+    expect((await deploy(owner, slug, await zipFolder(null, nodeApp(slow)))).status).toBe("LIVE");
+    await owner.post(`/api/apps/${slug}/env`, { A: "one" });
+    await owner.post(`/api/apps/${slug}/env`, { B: "two" });
+    await waitFor(async () => (await answer(slug)) === "onetwo", 20_000, "both variables");
+    await owner.post(`/api/apps/${slug}/env`, { A: "three" });
+    expect((await owner.post(`/api/apps/${slug}/stop`)).body.status).toBe("STOPPED");
+    await new Promise((r) => setTimeout(r, 3000)); // past the restart's start
+    expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("STOPPED");
+    expect(server.slipway.platform.engine.routes.lookup(slug)).toMatchObject({ kind: "unavailable", status: "STOPPED" });
+  });
+
+  it("puts an app back to CREATED when its first deployment is canceled", async () => {
+    const slug = await newApp();
+    const slow = await uploadZip(owner, slug, await zipFolder(null, nodeApp(serve("x"), { scripts: { build: "sleep 30" } })));
+    await waitFor(async () => (await owner.get(`/api/apps/${slug}`)).body.deployments[0].status === "BUILDING", 20_000, "BUILDING");
+    expect((await owner.post(`/api/apps/${slug}/deployments/${slow.body.id}/cancel`)).status).toBe(200);
+    expect((await waitForDeployment(owner, slug, slow.body.id)).status).toBe("CANCELED");
+    expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("CREATED");
+  });
+});

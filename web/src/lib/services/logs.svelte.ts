@@ -1,0 +1,55 @@
+// An app's build or runtime log, live: the subscription sends the history, then each new batch of lines.
+// Lines are kept once each by timestamp (unique and ordered per app; urql hands the last payload over again
+// when a subscription ends), parsed for colours once, and only the newest MAX_LINES are kept.
+import { graphql } from "$lib/gql";
+import { watch } from "$lib/graphql/client";
+import { parseAnsi, stripAnsi, type Segment } from "$lib/logs/ansi";
+import { problemFrom } from "./errors";
+
+export interface LogLineView {
+  timestamp: string;
+  stream: "stdout" | "stderr" | "system";
+  segments: Segment[];
+  /** Without escape sequences, for searching. */
+  text: string;
+}
+
+const MAX_LINES = 2000;
+
+const LogsSubscription = graphql(`
+  subscription AppLogsLive($slug: String!, $kind: LogKind!, $deployment: ID, $limit: Int) {
+    appLogs(slug: $slug, kind: $kind, deployment: $deployment, limit: $limit) {
+      timestamp
+      stream
+      line
+    }
+  }
+`);
+
+export class LiveLog {
+  lines = $state.raw<LogLineView[]>([]);
+  /** Why the stream stopped, when it did. */
+  problem = $state<string | null>(null);
+  /** True once the history has arrived. */
+  loaded = $state(false);
+
+  /** Starts streaming (from a fresh, empty log); returns the function that stops it. */
+  watch(variables: { slug: string; kind: "build" | "runtime"; deployment?: string | null }): () => void {
+    this.lines = [];
+    this.problem = null;
+    this.loaded = false;
+    let last = "";
+    return watch(LogsSubscription, { ...variables, limit: 500 }, (result) => {
+      if (result.error) {
+        this.problem = problemFrom(result.error).message;
+        return;
+      }
+      const fresh = (result.data?.appLogs ?? []).filter((l) => l.timestamp > last);
+      this.loaded = true;
+      if (fresh.length === 0) return;
+      last = fresh[fresh.length - 1].timestamp;
+      const views = fresh.map((l) => ({ timestamp: l.timestamp, stream: l.stream, segments: parseAnsi(l.line), text: stripAnsi(l.line) }));
+      this.lines = [...this.lines, ...views].slice(-MAX_LINES);
+    });
+  }
+}
