@@ -13,6 +13,7 @@ import { createMailer, type MailLogger, type Mailer } from "./mail/index.ts";
 import { createPubSub, type PubSub } from "./pubsub/index.ts";
 import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
+import { createStorage, type ObjectStorage } from "./storage/index.ts";
 
 export interface Platform {
   config: Config;
@@ -22,6 +23,7 @@ export interface Platform {
   mailer: Mailer;
   services: Services;
   engine: HostingEngine;
+  storage: ObjectStorage;
   authenticate: Authenticate;
   close(): Promise<void>;
 }
@@ -60,7 +62,8 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens });
+  const storage = createStorage(config);
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens, storage });
   return {
     config,
     db,
@@ -69,11 +72,12 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     mailer,
     services,
     engine,
+    storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
       await engine.close();
       await clearedElsewhere.return?.();
-      await Promise.all([counters.close(), pubsub.close(), mailer.close()]);
+      await Promise.all([counters.close(), pubsub.close(), mailer.close(), storage.close()]);
       await Promise.all([db.$disconnect(), sql.close()]);
     },
   };

@@ -21,6 +21,8 @@ import { createOAuthGrantService } from "./oauth-grants.ts";
 import { createPasswordResetService } from "./password-reset.ts";
 import { createSessionService } from "./sessions.ts";
 import { createUploadService } from "./uploads.ts";
+import { createAuditService } from "./audit.ts";
+import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { GitHubTokenStore } from "./github-tokens.ts";
 import { createGitHubWebhookService } from "./github-webhooks.ts";
 
@@ -36,6 +38,8 @@ export interface ServiceDeps {
   tokens: OAuthTokenStore;
   engine: HostingEngine;
   githubTokens: GitHubTokenStore;
+  /** CDN files and database backups. */
+  storage: ObjectStorage;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -49,6 +53,7 @@ export function createServices(deps: ServiceDeps) {
   const deployments = createDeploymentService({ db, apps, engine, uploads });
   const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments });
   return {
+    audit: createAuditService(deps.db, deps.logger),
     sessions,
     githubWebhooks,
     accountTokens,
