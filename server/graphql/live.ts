@@ -18,19 +18,39 @@ export function reauthenticatedSubscriptions(): Plugin {
 }
 
 async function* liveResults(args: ExecutionArgs, source: AsyncIterable<unknown>): AsyncGenerator<ExecutionResult> {
+  const ctx = args.contextValue as Context;
   const iterator = source[Symbol.asyncIterator]();
+  // A signed-in subscriber's account changes (a suspension, a role change) are checked as they happen, not
+  // only at the next event, so a suspended account's streams end at once, on every instance.
+  const account = ctx.viewer ? await ctx.services.accounts.changes(ctx.viewer.user.id) : null;
+  let event = iterator.next();
+  let pending = true;
   try {
-    for (let event = await iterator.next(); !event.done; event = await iterator.next()) {
-      const refusal = await refreshViewer(args.contextValue as Context);
+    let change = account?.next();
+    for (;;) {
+      const next = await (change ? Promise.race([event.then((e) => ({ e })), change.then(() => null)]) : event.then((e) => ({ e })));
+      if (next) pending = false;
+      if (next && next.e.done) return;
+      const refusal = await refreshViewer(ctx);
       if (refusal) {
         // The error formatter (masking) gives it the contract's code, like any error from a resolver.
         yield { errors: [new GraphQLError(refusal.message, { originalError: refusal })] };
         return;
       }
-      yield await execute({ ...args, rootValue: event.value });
+      if (!next) {
+        change = account!.next();
+        continue;
+      }
+      yield await execute({ ...args, rootValue: next.e.value });
+      event = iterator.next();
+      pending = true;
     }
   } finally {
-    await iterator.return?.();
+    await account?.return?.();
+    // A source generator waiting for its next event cannot return before that event: do not wait for it.
+    const ended = iterator.return?.();
+    if (!pending) await ended;
+    else ended?.catch(() => {});
   }
 }
 

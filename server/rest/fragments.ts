@@ -3,6 +3,9 @@ export const fragments: Record<string, string> = {
   UserFields: `fragment UserFields on User { id name preferred_username: preferredUsername email avatar role status createdAt }`,
   QuotaFields: `fragment QuotaFields on Quota {
     requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }`,
+  QuotaRequestFields: `fragment QuotaRequestFields on QuotaRequest { id
+    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes } reason status decisionReason createdAt decidedAt }`,
+  AuditEventFields: `fragment AuditEventFields on AuditEvent { id actorId actorName action targetType targetId details ip createdAt }`,
   OAuthClientFields: `fragment OAuthClientFields on OAuthClient { clientId name description redirectUris public createdAt }`,
   AppFields: `fragment AppFields on App {
     slug name description status url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,

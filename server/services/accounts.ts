@@ -97,6 +97,9 @@ export function createAccountService(deps: {
       await pubsub.publish(accountTopic(userId), { userId });
     },
 
+    /** The raw stream of changes to the user's account or quota (ends at once on return()). */
+    changes: (userId: string) => pubsub.subscribe(accountTopic(userId)),
+
     /** Yields once now and again after every change to the user's account or quota. */
     async *watch(userId: string): AsyncGenerator<void> {
       const changes = await pubsub.subscribe(accountTopic(userId));

@@ -2,6 +2,19 @@
 // entries, never change or delete them. Recording never fails the action it describes.
 import type { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../db/client.ts";
+import type { Page } from "./pages.ts";
+
+/** What administrators filter the log by; every filter is optional. */
+export interface AuditFilter {
+  /** The actor's id or name (exact). */
+  actor?: string | null;
+  /** An exact action ("admin.user.suspend") or a prefix ending in a dot ("admin."). */
+  action?: string | null;
+  /** The target's id (exact). */
+  target?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+}
 
 export interface AuditEntry {
   /** The user who acted; null for an anonymous attempt (a failed sign-in for an unknown email). */
@@ -34,6 +47,22 @@ export function createAuditService(db: Db, logger: AuditLogger) {
       } catch (error) {
         logger.warn({ err: error, action: entry.action }, "could not record an audit event");
       }
+    },
+
+    /** A page of entries, newest first; `after` is the id of the last entry of the previous page. */
+    list(filter: AuditFilter, page: Page) {
+      const action = filter.action?.trim();
+      return db.auditEvent.findMany({
+        where: {
+          ...(filter.actor ? { OR: [{ actorId: filter.actor }, { actorName: filter.actor }] } : {}),
+          ...(action ? { action: action.endsWith(".") ? { startsWith: action } : action } : {}),
+          ...(filter.target ? { targetId: filter.target } : {}),
+          ...(filter.since || filter.until ? { createdAt: { ...(filter.since ? { gte: filter.since } : {}), ...(filter.until ? { lt: filter.until } : {}) } } : {}),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
     },
   };
 }

@@ -25,6 +25,9 @@ import { createAuditService } from "./audit.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { GitHubTokenStore } from "./github-tokens.ts";
 import { createGitHubWebhookService } from "./github-webhooks.ts";
+import { createQuotaRequestService } from "./quota-requests.ts";
+import { createAdminUserService } from "./admin-users.ts";
+import { createAdminStatsService } from "./admin-stats.ts";
 
 export interface ServiceDeps {
   db: Db;
@@ -52,8 +55,12 @@ export function createServices(deps: ServiceDeps) {
   const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
   const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments });
+  const audit = createAuditService(deps.db, deps.logger);
   return {
-    audit: createAuditService(deps.db, deps.logger),
+    audit,
+    quotaRequests: createQuotaRequestService({ db, accounts, audit }),
+    adminUsers: createAdminUserService({ db, engine, accounts, audit }),
+    adminStats: createAdminStatsService(db),
     sessions,
     githubWebhooks,
     accountTokens,

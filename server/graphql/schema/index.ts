@@ -9,5 +9,8 @@ import "./apps.ts";
 import "./deployments.ts";
 import "./env.ts";
 import "./logs.ts";
+import "./quota-requests.ts";
+import "./admin.ts";
+import "./audit.ts";
 
 export const schema = builder.toSchema();
