@@ -75,8 +75,8 @@ export const routes: RestRoute[] = [
     method: "GET",
     path: "/api/quota/requests",
     tag: "quota",
-    summary: "Your limit requests and their decisions, newest first",
-    document: `query QuotaRequests { quotaRequests(first: 100) { ...QuotaRequestFields } }`,
+    summary: "Your limit requests and their decisions, newest first (the latest 50)",
+    document: `query QuotaRequests { quotaRequests(first: 50) { ...QuotaRequestFields } }`,
   },
   {
     method: "GET",
@@ -93,9 +93,9 @@ export const routes: RestRoute[] = [
     method: "GET",
     path: "/api/admin/users",
     tag: "admin",
-    summary: "Accounts with their quota, newest first, 100 at a time: `q` (part of email or name), `status`, `role`, `after` (last id)",
+    summary: "Accounts with their quota, newest first, 40 at a time: `q` (part of email or name), `status`, `role`, `after` (last id)",
     document: `query AdminUsers($q: String, $status: UserStatus, $role: Role, $after: String) {
-      adminUsers(q: $q, status: $status, role: $role, after: $after, first: 100) { ...UserFields quota { ...QuotaFields } } }`,
+      adminUsers(q: $q, status: $status, role: $role, after: $after, first: 40) { ...UserFields quota { ...QuotaFields } } }`,
     variables: ({ query }) => ({ q: query.q || undefined, status: query.status || undefined, role: query.role || undefined, after: query.after || undefined }),
   },
   {
@@ -128,9 +128,9 @@ export const routes: RestRoute[] = [
     method: "GET",
     path: "/api/admin/quota-requests",
     tag: "admin",
-    summary: "Limit requests with who asked, 100 at a time: `status`, `after` (last id)",
+    summary: "Limit requests with who asked, 40 at a time: `status`, `after` (last id)",
     document: `query AdminQuotaRequests($status: QuotaRequestStatus, $after: String) {
-      adminQuotaRequests(status: $status, after: $after, first: 100) { ...QuotaRequestFields user { ...UserFields } } }`,
+      adminQuotaRequests(status: $status, after: $after, first: 40) { ...QuotaRequestFields user { ...UserFields } } }`,
     variables: ({ query }) => ({ status: query.status || undefined, after: query.after || undefined }),
   },
   {
