@@ -1,0 +1,118 @@
+// The admin console in a real browser: an administrator approves a limit request and the user, whose account
+// page is open, sees the new limit; an administrator approves a pending account. Needs `npm run build:web`.
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { launchChromium } from "../helpers/browser.ts";
+import { Client } from "../helpers/client.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+
+const BUILT_INDEX = fileURLToPath(new URL("../../web/build/index.html", import.meta.url));
+if (!fs.existsSync(BUILT_INDEX)) {
+  throw new Error(`The dashboard is not built (${BUILT_INDEX} is missing). Run \`npm run build:web\` before the browser tests.`);
+}
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(() => browser?.close());
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+/** A page signed in as the client's account (its session cookie). */
+async function pageAs(server: TestServer, client: Client): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 900 } });
+  contexts.push(context);
+  const [name, value] = client.cookie!.split("=");
+  await context.addCookies([{ name, value, url: server.url }]);
+  return context.newPage();
+}
+
+async function accounts(server: TestServer) {
+  const boss = new Client(server.url);
+  const bossAccount = await boss.signup();
+  await server.slipway.platform.services.accounts.setRole(bossAccount.email, "ADMIN");
+  const user = new Client(server.url);
+  const userAccount = await user.signup();
+  return { boss, user, userAccount };
+}
+
+describe("admin console", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  });
+  afterAll(() => server?.close());
+
+  it("an admin approves a limit request and the user sees the new limit", async () => {
+    const { boss, user, userAccount } = await accounts(server);
+
+    const userPage = await pageAs(server, user);
+    await userPage.goto("/account");
+    await userPage.getByRole("button", { name: "Request more" }).click();
+    const apps = userPage.getByLabel("Apps", { exact: true });
+    expect(await apps.inputValue()).toBe("5"); // prefilled with the current limit
+    await apps.fill("9");
+    await userPage.getByLabel("Why you need them").fill("A workshop with nine demos");
+    await userPage.getByRole("button", { name: "Send request" }).click();
+    await userPage.getByTestId("quota-request").getByText("Waiting").waitFor();
+    await userPage.getByText("0 of 5 used").first().waitFor();
+
+    const adminPage = await pageAs(server, boss);
+    await adminPage.goto("/account");
+    await adminPage.getByRole("link", { name: "Admin" }).click();
+    await adminPage.waitForURL("**/admin");
+    const request = adminPage.getByTestId("limit-request").filter({ hasText: userAccount.name });
+    await request.getByText("A workshop with nine demos").waitFor();
+    await request.getByRole("button", { name: "Approve as asked" }).click();
+    await request.waitFor({ state: "detached" });
+
+    // The user's open page hears of it through the viewer subscription: no reload.
+    await userPage.getByTestId("quota-request").getByText("Approved").waitFor();
+    await userPage.getByText("0 of 9 used").first().waitFor();
+    expect((await user.get("/api/me")).body.quota.maxApps).toBe(9);
+    // The audit log on the admin page shows the decision.
+    await adminPage.getByTestId("audit-row").filter({ hasText: "admin.quota_request.approve" }).first().waitFor();
+  });
+
+  it("the Admin section is not offered to a user, and its page refuses them", async () => {
+    const { user } = await accounts(server);
+    const page = await pageAs(server, user);
+    await page.goto("/account");
+    await page.getByRole("heading", { name: "Your account" }).waitFor();
+    expect(await page.getByRole("link", { name: "Admin" }).count()).toBe(0);
+    await page.goto("/admin");
+    await page.getByText("Only administrators can open the admin area.").waitFor();
+  });
+});
+
+describe("approvals", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ REQUIRE_APPROVAL: "true", DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  });
+  afterAll(() => server?.close());
+
+  it("an admin approves a pending account; the user can then work", async () => {
+    const { boss, user, userAccount } = await accounts(server);
+    expect(userAccount.user.status).toBe("PENDING");
+    const userPage = await pageAs(server, user);
+    await userPage.goto("/account");
+    await userPage.getByText("Your account is waiting for approval.").waitFor();
+
+    const adminPage = await pageAs(server, boss);
+    await adminPage.goto("/admin");
+    await adminPage.getByRole("button", { name: `Approve ${userAccount.name}` }).click();
+    await adminPage.getByRole("button", { name: `Approve ${userAccount.name}` }).waitFor({ state: "detached" });
+    expect((await boss.get(`/api/admin/users?q=${userAccount.name}`)).body[0].status).toBe("ACTIVE");
+
+    await userPage.reload();
+    await userPage.getByRole("heading", { name: "Your account" }).waitFor();
+    expect(await userPage.getByText("Your account is waiting for approval.").count()).toBe(0);
+    await userPage.getByRole("button", { name: "Request more" }).waitFor();
+  });
+});
