@@ -153,7 +153,8 @@ describe("dashboard", () => {
     await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Admin" }).click();
     await page.waitForURL("**/admin");
     await page.getByRole("heading", { name: "Admin" }).waitFor();
-    expect(await page.getByText("Not yet available").isVisible()).toBe(true);
+    await page.getByRole("heading", { name: "Overview" }).waitFor();
+    expect(await page.getByRole("heading", { name: "Audit log" }).isVisible()).toBe(true);
 
     const user = await openPage(server);
     await fillSignup(user, { email: `${uniqueName("plain")}@example.com`, name: uniqueName("plain"), password: PASSWORD });
