@@ -2,6 +2,7 @@
 // stops the account's running apps (reactivation leaves them stopped); its sessions, tokens and open
 // subscriptions stop at once because every request and every subscription checks the account's status,
 // read through the cache that this write clears on every instance. Every change is in the audit log.
+import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
@@ -28,8 +29,8 @@ export interface UserChanges {
 
 const Q_MAX = 200;
 
-export function createAdminUserService(deps: { db: Db; engine: HostingEngine; accounts: AccountService; audit: AuditService }) {
-  const { db, engine, accounts, audit } = deps;
+export function createAdminUserService(deps: { db: Db; engine: HostingEngine; accounts: AccountService; audit: AuditService; defaultQuota: Config["defaultQuota"] }) {
+  const { db, engine, accounts, audit, defaultQuota } = deps;
 
   async function find(id: string) {
     const user = typeof id === "string" ? await db.user.findUnique({ where: { id } }) : null;
@@ -49,8 +50,10 @@ export function createAdminUserService(deps: { db: Db; engine: HostingEngine; ac
     }
   }
 
-  /** Stops every app of the user that runs (or is starting): a suspended account serves nothing. */
+  /** Cancels the user's deployments under way and stops every app of theirs that runs: a suspended account serves nothing. */
   async function stopApps(userId: string) {
+    const underway = await db.deployment.findMany({ where: { app: { ownerId: userId }, status: { in: ["QUEUED", "BUILDING", "STARTING"] } }, select: { id: true, appId: true } });
+    for (const d of underway) await engine.cancel(d.appId, d.id);
     const apps = await db.app.findMany({ where: { ownerId: userId, liveDeploymentId: { not: null }, status: { not: "STOPPED" } } });
     for (const app of apps) await engine.stop(app);
     return apps.map((a) => a.slug);
@@ -98,7 +101,7 @@ export function createAdminUserService(deps: { db: Db; engine: HostingEngine; ac
       await db.$transaction(async (tx) => {
         const data = { ...(changes.role != null ? { role: changes.role } : {}), ...(changes.status != null ? { status: changes.status } : {}) };
         if (Object.keys(data).length) await tx.user.update({ where: { id }, data });
-        if (quota) await tx.quota.update({ where: { userId: id }, data: quota });
+        if (quota) await tx.quota.upsert({ where: { userId: id }, update: quota, create: { ...defaultQuota, ...quota, userId: id } });
       });
       const target = { type: "user", id };
       if (changes.role != null && changes.role !== user.role) {

@@ -58,8 +58,8 @@ export function createServices(deps: ServiceDeps) {
   const audit = createAuditService(deps.db, deps.logger);
   return {
     audit,
-    quotaRequests: createQuotaRequestService({ db, accounts, audit }),
-    adminUsers: createAdminUserService({ db, engine, accounts, audit }),
+    quotaRequests: createQuotaRequestService({ db, accounts, audit, defaultQuota: deps.config.defaultQuota }),
+    adminUsers: createAdminUserService({ db, engine, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminStats: createAdminStatsService(db),
     sessions,
     githubWebhooks,

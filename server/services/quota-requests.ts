@@ -1,12 +1,14 @@
 // Limit requests: a user asks for higher limits with a reason (one pending request at a time); an
 // administrator approves them as asked or adjusted, which raises the quota at once, or denies them with a
 // reason. The requester's live subscriptions hear of the decision (accounts.changed).
+import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
 import { checkLimits, limitsForLog, quotaData, type QuotaLimits } from "./quota-limits.ts";
+import { uniqueViolation } from "./validation.ts";
 
 export interface QuotaRequestInput {
   limits: QuotaLimits;
@@ -36,8 +38,8 @@ function reasonProblem(v: unknown): string | null {
   return v.length > REASON_MAX ? `Keep it under ${REASON_MAX} characters.` : null;
 }
 
-export function createQuotaRequestService(deps: { db: Db; accounts: AccountService; audit: AuditService }) {
-  const { db, accounts, audit } = deps;
+export function createQuotaRequestService(deps: { db: Db; accounts: AccountService; audit: AuditService; defaultQuota: Config["defaultQuota"] }) {
+  const { db, accounts, audit, defaultQuota } = deps;
 
   return {
     /** Files a request; 409 while another is pending; at least one limit must be above the current one. */
@@ -50,14 +52,15 @@ export function createQuotaRequestService(deps: { db: Db; accounts: AccountServi
       if (!raises) {
         throw new InvalidRequestError("Ask for at least one limit above your current one.", { limits: "Every limit asked for is at or below your current quota." });
       }
-      // One at a time: the check and the insert run in one transaction.
-      const request = await db.$transaction(async (tx) => {
-        const pending = await tx.quotaRequest.findFirst({ where: { userId, status: "PENDING" }, select: { id: true } });
-        if (pending) throw new ConflictError("You already have a limit request waiting for a decision. Wait for it before asking again.");
-        return tx.quotaRequest.create({ data: { userId, reason: input.reason.trim(), ...quotaData(limits) } });
-      });
-      await accounts.changed(userId);
-      return request;
+      // One at a time: pendingFor is unique, so two requests sent together cannot both be pending.
+      try {
+        const request = await db.quotaRequest.create({ data: { userId, pendingFor: userId, reason: input.reason.trim(), ...quotaData(limits) } });
+        await accounts.changed(userId);
+        return request;
+      } catch (error) {
+        if (uniqueViolation(error)) throw new ConflictError("You already have a limit request waiting for a decision. Wait for it before asking again.");
+        throw error;
+      }
     },
 
     /** The user's own requests, newest first (a page). */
@@ -91,10 +94,10 @@ export function createQuotaRequestService(deps: { db: Db; accounts: AccountServi
         await db.$transaction(async (tx) => {
           const { count } = await tx.quotaRequest.updateMany({
             where: { id, status: "PENDING" },
-            data: { status: "APPROVED", decidedAt, decidedById: actor.id, ...granted },
+            data: { status: "APPROVED", decidedAt, decidedById: actor.id, pendingFor: null, ...granted },
           });
           if (!count) throw new ConflictError("Another administrator decided this request meanwhile.");
-          await tx.quota.update({ where: { userId: request.userId }, data: granted });
+          await tx.quota.upsert({ where: { userId: request.userId }, update: granted, create: { ...defaultQuota, ...granted, userId: request.userId } });
         });
         details = { granted: limitsForLog(granted), requested: limitsForLog(quotaData(checkLimits(asked))) };
       } else if (input.decision === "deny") {
@@ -102,7 +105,7 @@ export function createQuotaRequestService(deps: { db: Db; accounts: AccountServi
         if (problem) throw new InvalidRequestError("Say why the request is denied: the user sees it.", { reason: "Say why the request is denied." });
         const { count } = await db.quotaRequest.updateMany({
           where: { id, status: "PENDING" },
-          data: { status: "DENIED", decidedAt, decidedById: actor.id, decisionReason: input.reason!.trim() },
+          data: { status: "DENIED", decidedAt, decidedById: actor.id, pendingFor: null, decisionReason: input.reason!.trim() },
         });
         if (!count) throw new ConflictError("Another administrator decided this request meanwhile.");
         details = { reason: input.reason!.trim() };

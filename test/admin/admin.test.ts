@@ -72,6 +72,15 @@ describe("limit requests", () => {
     expect(events[0].ip).toBeTruthy();
   });
 
+  it("of requests sent together, exactly one is filed; the others get 409", async () => {
+    const { client } = await signedUp(server);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => client.post("/api/quota/requests", { limits: { maxApps: 10 + i }, reason: "all at once" })),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+    expect((await client.get("/api/quota/requests")).body).toHaveLength(1);
+  });
+
   it("a denial needs a reason, which the user reads; then they may ask again", async () => {
     const { client, user } = await signedUp(server);
     const { body } = await client.post("/api/quota/requests", { limits: { maxDatabases: 10 }, reason: "data science" });
