@@ -103,6 +103,7 @@ describe("approvals", () => {
     const userPage = await pageAs(server, user);
     await userPage.goto("/account");
     await userPage.getByText("Your account is waiting for approval.").waitFor();
+    await userPage.locator(".status.pending", { hasText: "Waiting for approval" }).waitFor();
 
     const adminPage = await pageAs(server, boss);
     await adminPage.goto("/admin");
@@ -110,6 +111,8 @@ describe("approvals", () => {
     await adminPage.getByRole("button", { name: `Approve ${userAccount.name}` }).waitFor({ state: "detached" });
     expect((await boss.get(`/api/admin/users?q=${userAccount.name}`)).body[0].status).toBe("ACTIVE");
 
+    // The open account page shows the new status live (its viewer subscription); the shell's banner goes on the next load.
+    await userPage.locator(".status.active", { hasText: "Active" }).waitFor();
     await userPage.reload();
     await userPage.getByRole("heading", { name: "Your account" }).waitFor();
     expect(await userPage.getByText("Your account is waiting for approval.").count()).toBe(0);
