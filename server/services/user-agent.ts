@@ -4,7 +4,7 @@ const BROWSERS: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, "Edge"],
   [/\bOPR\/|\bOpera\b/, "Opera"],
   [/\bFirefox\/|\bFxiOS\//, "Firefox"],
-  [/\bChrom(?:e|ium)\/|\bCriOS\//, "Chrome"],
+  [/Chrom(?:e|ium)\/|\bCriOS\//, "Chrome"], // HeadlessChrome too
   [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
   [/^curl\//, "curl"],
   [/^node\b|\bundici\b/i, "Node.js"],
