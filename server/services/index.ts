@@ -55,7 +55,7 @@ export function createServices(deps: ServiceDeps) {
   const uploads = createUploadService(engine.paths.uploads);
   const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
-  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments });
+  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit });
   return {
     audit,
     sessions,
