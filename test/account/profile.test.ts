@@ -4,6 +4,7 @@ import { Client, uniqueName } from "../helpers/client.ts";
 import { startMailbox, linkIn, type Mailbox } from "../helpers/mailbox.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { verifyEmail } from "../helpers/accounts.ts";
+import { bearer, issueTokens, registerClient } from "../oauth/helpers.ts";
 
 const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "quiet lantern orbit meadow";
@@ -160,6 +161,22 @@ describe("POST /api/me/password", () => {
     for (let i = 0; i < 11; i++) statuses.push((await client.post("/api/me/password", { currentPassword: `guess ${i}`, newPassword: NEW_PASSWORD })).status);
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(400));
     expect(statuses[10]).toBe(429);
+  });
+
+  it("over an OAuth token: needs write:user (403 insufficient_scope), and then ends every session", async () => {
+    const { client, email } = await signedIn();
+    const app = await registerClient(client);
+    const readOnly = await issueTokens(server, client, app, "read:user");
+    const refused = await bearer(server, readOnly.access_token).post("/api/me/password", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe("insufficient_scope");
+    const writer = await issueTokens(server, client, app, "read:user write:user");
+    const res = await bearer(server, writer.access_token).post("/api/me/password", { currentPassword: PASSWORD, newPassword: NEW_PASSWORD });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ signedOutSessions: 1 });
+    expect((await client.get("/api/me")).status).toBe(401);
+    // The token that made the change keeps working: authorized apps keep their tokens on a password change.
+    expect((await bearer(server, writer.access_token).get("/api/me")).body.user.email).toBe(email);
   });
 
   it("sets the password, ends every other session and keeps the current one", async () => {
