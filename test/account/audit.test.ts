@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { basic, bearer, form, issueTokens, registerClient } from "../oauth/helpers.ts";
+import { basic, bearer, form, hiddenInputs, issueTokens, registerClient } from "../oauth/helpers.ts";
 
 const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "quiet lantern orbit meadow";
@@ -122,6 +122,26 @@ describe("audit log of user actions", () => {
     const revocations = await eventsOf({ action: "oauth.revoke", actorId: account.id });
     expect(revocations.map((r) => (r.details as { via: string }).via)).toEqual(["client", "user"]);
     for (const r of revocations) expect(r).toMatchObject(target);
+  });
+
+  it("a device approval is an oauth.consent too; a denial records nothing", async () => {
+    const developer = new Client(server.url);
+    await developer.signup();
+    const app = await registerClient(developer, { public: true, redirectUris: ["http://127.0.0.1/callback"] });
+    const user = new Client(server.url);
+    const { user: account } = await user.signup();
+    async function decide(decision: "approve" | "deny") {
+      const started = await form(new Client(server.url), "/api/oauth/device", { client_id: app.clientId, scope: "read:user read:apps" });
+      const entry = await user.get("/oauth/device");
+      const consent = await form(user, "/oauth/device", { csrf_token: hiddenInputs(entry.body).csrf_token, user_code: started.body.user_code });
+      expect((await form(user, "/oauth/device", { ...hiddenInputs(consent.body), decision })).status).toBe(200);
+    }
+    await decide("deny");
+    expect(await eventsOf({ action: "oauth.consent", actorId: account.id })).toHaveLength(0);
+    await decide("approve");
+    expect(await onlyEvent({ action: "oauth.consent", actorId: account.id })).toMatchObject({
+      targetType: "oauth_client", targetId: app.clientId, ip: "127.0.0.1", details: { scopes: ["read:user", "read:apps"] },
+    });
   });
 
   it("app deletion and env changes record key names only", async () => {
