@@ -31,8 +31,8 @@ export const routes: RestRoute[] = [
     method: "GET",
     path: "/api/me/sessions",
     tag: "account",
-    summary: "Your active sessions (device, address, last used, which is this one), most recently used first",
-    document: `query Sessions { sessions { id device userAgent address createdAt lastUsedAt current } }`,
+    summary: "Your active sessions (device, address, last used, which is this one), most recently used first (the first 100)",
+    document: `query Sessions { sessions(first: 100) { id device userAgent address createdAt lastUsedAt current } }`,
   },
   {
     method: "DELETE",

@@ -5,13 +5,12 @@ import type { Db } from "../db/client.ts";
 import { NotFoundError } from "../errors.ts";
 import { hashToken, randomToken } from "../auth/secrets.ts";
 import type { Acting, AuditService } from "./audit.ts";
+import type { Page } from "./pages.ts";
 import { describeUserAgent } from "./user-agent.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** lastSeenAt is written at most this often per session: enough for "last used", cheap per request. */
 const TOUCH_EVERY_MS = 60_000;
-/** The sessions list shows at most this many, most recently used first. */
-const LIST_LIMIT = 100;
 
 export interface SessionMeta {
   userAgent?: string;
@@ -67,9 +66,14 @@ export function createSessionService(db: Db, audit: AuditService) {
       db.$executeRaw`UPDATE "Session" SET "lastSeenAt" = ${at} WHERE "id" = ${sessionId} AND "lastSeenAt" < ${before}`.catch(() => {});
     },
 
-    /** The user's active sessions, most recently used first; `currentId` marks the caller's own. */
-    async list(userId: string, currentId: string | null): Promise<SessionRecord[]> {
-      const rows = await db.session.findMany({ where: active(userId), orderBy: [{ lastSeenAt: "desc" }, { id: "desc" }], take: LIST_LIMIT });
+    /** A page of the user's active sessions, most recently used first; `currentId` marks the caller's own. */
+    async list(userId: string, currentId: string | null, page: Page): Promise<SessionRecord[]> {
+      const rows = await db.session.findMany({
+        where: active(userId),
+        orderBy: [{ lastSeenAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
       return rows.map((row) => ({
         id: row.id,
         device: describeUserAgent(row.userAgent),

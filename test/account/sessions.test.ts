@@ -56,6 +56,26 @@ describe("sessions", () => {
     expect((await stranger.get("/api/me/sessions")).body).toHaveLength(1);
   });
 
+  it("pages through the sessions over GraphQL with first and after", async () => {
+    const client = new Client(server.url);
+    const { email } = await client.signup();
+    await signInAgain(email, FIREFOX);
+    await signInAgain(email, SAFARI);
+    const all = (await client.graphql("{ sessions { id } }")).body.data.sessions.map((s: { id: string }) => s.id);
+    expect(all).toHaveLength(3);
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 3; i++) {
+      const res = await client.graphql("query($after: String) { sessions(first: 1, after: $after) { id } }", { after });
+      expect(res.body.data.sessions).toHaveLength(1);
+      after = res.body.data.sessions[0].id;
+      seen.push(after!);
+    }
+    expect(seen).toEqual(all);
+    expect((await client.graphql("query($after: String) { sessions(first: 1, after: $after) { id } }", { after })).body.data.sessions).toEqual([]);
+    expect((await client.graphql("{ sessions(first: 101) { id } }")).body.errors[0].extensions.code).toBe("invalid_request");
+  });
+
   it("lastUsedAt follows the session's requests", async () => {
     const client = new Client(server.url);
     const { user } = await client.signup(); // no request with the session yet

@@ -4,6 +4,7 @@
 import { ConflictError, InvalidRequestError } from "../../errors.ts";
 import type { SessionRecord } from "../../services/sessions.ts";
 import { builder } from "../builder.ts";
+import { pageArgs, pageCost, pageOf } from "../pages.ts";
 import { acting, currentSessionId } from "../context.ts";
 import { User } from "./user.ts";
 
@@ -49,8 +50,10 @@ const PasswordChanged = builder.objectRef<{ user: typeof User.$inferType; signed
 builder.queryField("sessions", (t) =>
   t.withAuth(READ).field({
     type: [Session],
-    description: "Your active sessions, most recently used first (at most 100)",
-    resolve: (_root, _args, ctx) => ctx.services.sessions.list(ctx.viewer.user.id, currentSessionId(ctx)),
+    description: "Your active sessions, most recently used first, a page at a time",
+    args: pageArgs(t.arg, "id"),
+    complexity: pageCost,
+    resolve: (_root, args, ctx) => ctx.services.sessions.list(ctx.viewer.user.id, currentSessionId(ctx), pageOf(args)),
   }),
 );
 
