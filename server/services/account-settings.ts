@@ -3,13 +3,15 @@
 // - an email or password change needs the current password, checked through the sign-in throttle (a
 //   stolen session cannot guess it faster than a sign-in form could); a wrong one is 400 on currentPassword;
 // - a changed email is unverified again and a verification link is mailed to it; ADMIN_EMAILS applies only
-//   once that link is followed (email-verification.ts), so claiming a listed address grants nothing;
+//   once that link is followed (email-verification.ts), so claiming a listed address grants nothing; the old
+//   address is told of the change (someone holding a session could otherwise take the account quietly);
 // - a password change ends every other session of the account; the session making the change stays signed
 //   in. Authorized OAuth apps keep their tokens (revoke them on the OAuth apps page; a password reset, which
 //   assumes a stranger may have held the account, revokes them all).
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError } from "../errors.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
+import type { MailLogger, Mailer } from "../platform/mail/index.ts";
 import type { AccountService } from "./accounts.ts";
 import type { Acting, AuditService } from "./audit.ts";
 import type { EmailVerificationService } from "./email-verification.ts";
@@ -38,8 +40,20 @@ export function createAccountSettingsService(deps: {
   throttle: LoginThrottle;
   verification: EmailVerificationService;
   audit: AuditService;
+  mailer: Mailer;
+  logger: MailLogger;
 }) {
-  const { db, accounts, sessions, throttle, verification, audit } = deps;
+  const { db, accounts, sessions, throttle, verification, audit, mailer, logger } = deps;
+
+  /** Not awaited: a slow or failing mail server must not hold up (or fail) the change. */
+  function tellOldAddress(user: { name: string; email: string }, newEmail: string) {
+    const text =
+      `Hello ${user.name},\n\nThe email address of your Slipway account was changed from ${user.email} to ${newEmail}.\n\n` +
+      `If you did not make this change, someone else may be using your account: contact your Slipway administrator.\n`;
+    mailer.send({ to: user.email, subject: "Your Slipway email address was changed", text }).catch((error: unknown) => {
+      logger.error({ err: error, to: user.email }, "could not send the email-change notice");
+    });
+  }
 
   /** Checks the current password (counted like a sign-in attempt); 400 on currentPassword when wrong. */
   async function confirmPassword(user: { email: string; passwordHash: string }, password: string, ip: string | null | undefined) {
@@ -83,6 +97,7 @@ export function createAccountSettingsService(deps: {
       if (newEmail) {
         await audit.by(now, "account.email_change", { type: "user", id: user.id }, { from: user.email, to: newEmail });
         await verification.sendLink(updated);
+        tellOldAddress(user, newEmail);
       }
       await accounts.changed(user.id);
       return updated;

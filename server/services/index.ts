@@ -59,7 +59,7 @@ export function createServices(deps: ServiceDeps) {
   return {
     audit,
     sessions,
-    accountSettings: createAccountSettingsService({ db, accounts, sessions, throttle, verification, audit }),
+    accountSettings: createAccountSettingsService({ db, accounts, sessions, throttle, verification, audit, mailer: deps.mailer, logger: deps.logger }),
     accountDeletion: createAccountDeletionService({ db, apps, accounts, storage: deps.storage, audit }),
     githubWebhooks,
     accountTokens,

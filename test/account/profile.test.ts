@@ -93,6 +93,9 @@ describe("PATCH /api/me", () => {
     const me = await client.graphql("{ viewer { user { email emailVerified } } }");
     expect(me.body.data.viewer.user).toEqual({ email: target, emailVerified: false });
     const link = linkIn(await mailbox.next(target), `${server.url}/verify?token=`);
+    const notice = await mailbox.next(email);
+    expect(notice.subject).toBe("Your Slipway email address was changed");
+    expect(notice.text).toContain(`from ${email} to ${target}`);
     const verified = await new Client(server.url).post("/api/auth/verify", { token: link.searchParams.get("token") });
     expect(verified.status).toBe(200);
     expect((await client.graphql("{ viewer { user { emailVerified } } }")).body.data.viewer.user.emailVerified).toBe(true);

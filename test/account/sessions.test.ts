@@ -66,14 +66,15 @@ describe("sessions", () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let i = 0; i < 3; i++) {
-      const res = await client.graphql("query($after: String) { sessions(first: 1, after: $after) { id } }", { after });
-      expect(res.body.data.sessions).toHaveLength(1);
-      after = res.body.data.sessions[0].id;
-      seen.push(after!);
+      const res = await client.graphql<{ sessions: { id: string }[] }>("query($after: String) { sessions(first: 1, after: $after) { id } }", { after });
+      expect(res.body.data?.sessions).toHaveLength(1);
+      const id: string = res.body.data!.sessions[0].id;
+      seen.push(id);
+      after = id;
     }
     expect(seen).toEqual(all);
     expect((await client.graphql("query($after: String) { sessions(first: 1, after: $after) { id } }", { after })).body.data.sessions).toEqual([]);
-    expect((await client.graphql("{ sessions(first: 101) { id } }")).body.errors[0].extensions.code).toBe("invalid_request");
+    expect((await client.graphql("{ sessions(first: 101) { id } }")).body.errors?.[0].extensions?.code).toBe("invalid_request");
   });
 
   it("lastUsedAt follows the session's requests", async () => {
