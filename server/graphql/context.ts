@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { AppError } from "../errors.ts";
 import type { Authentication, Viewer } from "../auth/viewer.ts";
 import type { Services } from "../services/index.ts";
+import type { Acting } from "../services/audit.ts";
 
 /** How a resolver sets or clears the session cookie; a no-op over WebSocket. */
 export interface SessionCookie {
@@ -27,3 +28,13 @@ export interface Context {
 }
 
 export type ViewerContext = Context & { viewer: Viewer };
+
+/** The signed-in user acting through this request, as services record it in the audit log. */
+export function acting(ctx: ViewerContext): Acting {
+  return { id: ctx.viewer.user.id, name: ctx.viewer.user.name, ip: ctx.client.ip };
+}
+
+/** The dashboard session making this request, if it is one. */
+export function currentSessionId(ctx: ViewerContext): string | null {
+  return ctx.viewer.via.kind === "session" ? ctx.viewer.via.sessionId : null;
+}

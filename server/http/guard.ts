@@ -45,6 +45,8 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
     if (crossSite && !writes && !OAUTH.test(routePath(request))) credentials.sessionToken = undefined;
     request.credentials = credentials;
     request.auth = await platform.authenticate(credentials);
+    const via = request.auth.viewer?.via;
+    if (via?.kind === "session") platform.services.sessions.touch(via.sessionId); // "last used" in the sessions list
     const count = await countRequest(platform, { viewer: request.auth.viewer, ip: request.ip });
     reply.header("RateLimit-Limit", count.limit);
     reply.header("RateLimit-Remaining", count.remaining);

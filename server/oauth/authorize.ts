@@ -108,7 +108,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: OAuthContext)
       return reply.redirect(errorRedirect(authz.redirectUri, ctx.issuer, new AccessDeniedError("The user denied the request."), authz.state), 303);
     }
     if (decision !== "approve") return showError(reply, new InvalidRequestError('Choose "approve" or "deny".'));
-    await services.oauthGrants.rememberConsent(session.user.id, authz.client.id, authz.scopes);
+    await services.oauthGrants.rememberConsent({ ...session.user, ip: request.ip }, authz.client, authz.scopes);
     return reply.redirect(await issueCode(authz, session.user), 303);
   });
 }

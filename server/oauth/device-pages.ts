@@ -75,7 +75,7 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
     if (decision !== "approve" && decision !== "deny") return sendErrorPage(reply, new InvalidRequestError('Choose "approve" or "deny".'));
     const approved = decision === "approve";
     // Consent first: the device's next poll issues tokens, which are only kept while consent exists.
-    if (approved) await grants.rememberConsent(session.user.id, pending.client.id, scopes);
+    if (approved) await grants.rememberConsent({ ...session.user, ip: request.ip }, pending.client, scopes);
     if (!(await devices.decide(pending.id, session.user.id, approved))) {
       return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, error: WRONG_CODE }));
     }

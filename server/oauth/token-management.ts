@@ -36,7 +36,7 @@ export function registerTokenManagement(app: FastifyInstance, ctx: OAuthContext)
 
   app.post("/oauth/revoke", async (request, reply) => {
     const found = await presented(request, "any client");
-    if (found) await oauthGrants.revoke(found);
+    if (found) await oauthGrants.revoke(found, request.ip);
     return reply.status(200).header("Cache-Control", "no-store").send();
   });
 

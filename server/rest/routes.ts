@@ -11,6 +11,55 @@ export const routes: RestRoute[] = [
     document: `query Viewer { viewer { user { ...UserFields } quota { ...QuotaFields } } }`,
   },
   {
+    method: "PATCH",
+    path: "/api/me",
+    tag: "account",
+    summary: "Change your handle and/or email `{name?, email?, currentPassword?}` (the current password is needed for the email; a new email is unverified until its mailed link is followed)",
+    document: `mutation UpdateAccount($input: UpdateAccountInput!) { updateAccount(input: $input) { ... on User { ...UserFields } ...ErrorFields } }`,
+    input: "input",
+  },
+  {
+    method: "POST",
+    path: "/api/me/password",
+    tag: "account",
+    summary: "Change your password `{currentPassword, newPassword}`; every other session is signed out",
+    document: `mutation ChangePassword($input: ChangePasswordInput!) {
+      changePassword(input: $input) { ... on PasswordChanged { signedOutSessions } ...ErrorFields } }`,
+    input: "input",
+  },
+  {
+    method: "GET",
+    path: "/api/me/sessions",
+    tag: "account",
+    summary: "Your active sessions (device, address, last used, which is this one), most recently used first (the first 100)",
+    document: `query Sessions { sessions(first: 100) { id device userAgent address createdAt lastUsedAt current } }`,
+  },
+  {
+    method: "DELETE",
+    path: "/api/me/sessions",
+    tag: "account",
+    summary: "Sign out every session but this one",
+    document: `mutation RevokeOtherSessions { revokeOtherSessions }`,
+    status: 204,
+  },
+  {
+    method: "DELETE",
+    path: "/api/me/sessions/:id",
+    tag: "account",
+    summary: "Sign one of your sessions out (404 for an id that is not an active session of yours)",
+    document: `mutation RevokeSession($id: ID!) { revokeSession(id: $id) }`,
+    status: 204,
+  },
+  {
+    method: "DELETE",
+    path: "/api/me",
+    tag: "account",
+    summary: "Delete your account `{confirm: \"<your handle>\"}` with its apps, databases, files, OAuth clients and tokens (dashboard session only)",
+    document: `mutation DeleteAccount($input: DeleteAccountInput!) { deleteAccount(input: $input) }`,
+    input: "input",
+    status: 204,
+  },
+  {
     method: "POST",
     path: "/api/auth/signup",
     tag: "account",
@@ -177,6 +226,16 @@ export const routes: RestRoute[] = [
         ...ErrorFields } }`,
     input: "input",
     status: 201,
+  },
+  {
+    method: "POST",
+    path: "/api/oauth/clients/:clientId/secret",
+    tag: "oauth",
+    summary: "Rotate a confidential client's secret: the answer holds the new one, shown only this once; the old one stops working",
+    document: `mutation RotateOAuthClientSecret($clientId: String!) {
+      rotateOAuthClientSecret(clientId: $clientId) {
+        ... on OAuthClientWithSecret { clientId name description redirectUris public createdAt clientSecret }
+        ...ErrorFields } }`,
   },
   {
     method: "GET",

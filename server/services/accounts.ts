@@ -6,6 +6,7 @@ import { AccountSuspendedError, ConflictError, InvalidCredentialsError } from ".
 import { hashPassword, verifyAgainstNothing, verifyPassword } from "../auth/password.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
+import type { AuditService } from "./audit.ts";
 import type { EmailVerificationService } from "./email-verification.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
 import type { SessionMeta, SessionService } from "./sessions.ts";
@@ -31,8 +32,9 @@ export function createAccountService(deps: {
   sessions: SessionService;
   throttle: LoginThrottle;
   verification: EmailVerificationService;
+  audit: AuditService;
 }) {
-  const { db, config, pubsub, cache, sessions, throttle, verification } = deps;
+  const { db, config, pubsub, cache, sessions, throttle, verification, audit } = deps;
 
   return {
     async signup(input: SignupInput, meta: SessionMeta) {
@@ -75,9 +77,15 @@ export function createAccountService(deps: {
       const attempt = await throttle.attempt(email, meta.ip);
       const user = await db.user.findUnique({ where: { email } });
       const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstNothing(input.password);
-      if (!user || !ok) throw new InvalidCredentialsError();
+      if (!user || !ok) {
+        // The attempted address is recorded (an email, never the password) to show who is being guessed at.
+        const target = user ? { type: "user", id: user.id } : undefined;
+        await audit.record({ actor: null, action: "auth.sign_in_failed", target, details: { email }, ip: meta.ip });
+        throw new InvalidCredentialsError();
+      }
       await attempt.succeeded();
       if (user.status === "SUSPENDED") throw new AccountSuspendedError();
+      await audit.by({ id: user.id, name: user.name, ip: meta.ip }, "auth.sign_in", { type: "user", id: user.id });
       const promoted = await verification.promoteIfListed(user);
       return { user: promoted, session: await sessions.start(user.id, meta) };
     },

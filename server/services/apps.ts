@@ -7,6 +7,7 @@ import type { HostingEngine } from "../hosting/engine.ts";
 import { appTopic } from "../hosting/state.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { AccountService } from "./accounts.ts";
+import type { Acting, AuditService } from "./audit.ts";
 import { appRules, normaliseRepo } from "./app-rules.ts";
 import type { GitHubTokenStore } from "./github-tokens.ts";
 import type { Page } from "./pages.ts";
@@ -35,7 +36,7 @@ export type AppRow = Awaited<ReturnType<Db["app"]["findUniqueOrThrow"]>>;
 
 const GITHUB_TOKEN = /^[\x21-\x7e]{1,255}$/;
 
-export function createAppService(deps: { db: Db; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore }) {
+export function createAppService(deps: { db: Db; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
   const { db, engine, accounts } = deps;
   const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
 
@@ -131,11 +132,13 @@ export function createAppService(deps: { db: Db; config: Config; engine: Hosting
     previews: (appId: string) => db.app.findMany({ where: { previewOfId: appId }, orderBy: { createdAt: "asc" } }),
 
     /** Stops the app, removes its releases, and deletes it with its env vars, logs, deployments and previews. */
-    async remove(ownerId: string, slug: string): Promise<AppRow> {
-      const app = await mine(ownerId, slug);
-      for (const preview of await db.app.findMany({ where: { previewOfId: app.id } })) await engine.remove(preview);
+    async remove(by: Acting, slug: string): Promise<AppRow> {
+      const app = await mine(by.id, slug);
+      const previews = await db.app.findMany({ where: { previewOfId: app.id } });
+      for (const preview of previews) await engine.remove(preview);
       await engine.remove(app);
       await db.app.delete({ where: { id: app.id } });
+      await deps.audit.by(by, "app.delete", { type: "app", id: app.id }, { slug: app.slug, previews: previews.map((p) => p.slug) });
       return app;
     },
 

@@ -5,6 +5,7 @@ import { InvalidRequestError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import { isEnvKey, MAX_ENV_VALUE, MAX_ENV_VARS } from "./app-rules.ts";
 import type { AppService } from "./apps.ts";
+import type { Acting, AuditService } from "./audit.ts";
 
 export interface EnvVarRecord {
   key: string;
@@ -14,8 +15,8 @@ export interface EnvVarRecord {
 /** Names the platform sets itself. */
 const PLATFORM_KEYS = new Set(["PORT"]);
 
-export function createEnvService(deps: { db: Db; apps: AppService; engine: HostingEngine }) {
-  const { db, apps, engine } = deps;
+export function createEnvService(deps: { db: Db; apps: AppService; engine: HostingEngine; audit: AuditService }) {
+  const { db, apps, engine, audit } = deps;
   const list = (appId: string): Promise<EnvVarRecord[]> =>
     db.envVar.findMany({ where: { appId }, orderBy: { key: "asc" }, select: { key: true, value: true } });
 
@@ -41,9 +42,9 @@ export function createEnvService(deps: { db: Db; apps: AppService; engine: Hosti
       return list((await apps.mine(ownerId, slug)).id);
     },
 
-    /** Sets (adds or replaces) the given variables; answers the whole set. */
-    async set(ownerId: string, slug: string, vars: unknown): Promise<EnvVarRecord[]> {
-      const app = await apps.mine(ownerId, slug);
+    /** Sets (adds or replaces) the given variables; answers the whole set. The audit log gets the key names only. */
+    async set(by: Acting, slug: string, vars: unknown): Promise<EnvVarRecord[]> {
+      const app = await apps.mine(by.id, slug);
       const entries = Object.entries(check(vars));
       const existing = new Set((await list(app.id)).map((v) => v.key));
       const total = new Set([...existing, ...entries.map(([k]) => k)]).size;
@@ -53,15 +54,21 @@ export function createEnvService(deps: { db: Db; apps: AppService; engine: Hosti
           db.envVar.upsert({ where: { appId_key: { appId: app.id, key } }, create: { appId: app.id, key, value }, update: { value } }),
         ),
       );
-      if (entries.length) await engine.envChanged(app);
+      if (entries.length) {
+        await audit.by(by, "env.set", { type: "app", id: app.id }, { slug: app.slug, keys: entries.map(([key]) => key) });
+        await engine.envChanged(app);
+      }
       return list(app.id);
     },
 
     /** Removes a variable; true when it existed. */
-    async unset(ownerId: string, slug: string, key: string): Promise<boolean> {
-      const app = await apps.mine(ownerId, slug);
+    async unset(by: Acting, slug: string, key: string): Promise<boolean> {
+      const app = await apps.mine(by.id, slug);
       const { count } = await db.envVar.deleteMany({ where: { appId: app.id, key } });
-      if (count) await engine.envChanged(app);
+      if (count) {
+        await audit.by(by, "env.unset", { type: "app", id: app.id }, { slug: app.slug, keys: [key] });
+        await engine.envChanged(app);
+      }
       return count > 0;
     },
   };

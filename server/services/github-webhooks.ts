@@ -8,6 +8,7 @@
 //   app; `closed` deletes that preview. The head commit is fetched from the base repository, where GitHub keeps
 //   it reachable as refs/pull/<n>/head even for a fork: the parent's token reads it, and no fork URL is trusted.
 // Every deploy goes through the app's queue, so a burst of pushes builds the newest commit.
+import type { AuditService } from "./audit.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { InvalidRequestError } from "../errors.ts";
@@ -28,7 +29,7 @@ export interface WebhookAnswer {
 
 type Json = Record<string, any>;
 
-export function createGitHubWebhookService(deps: { db: Db; config: Config; engine: HostingEngine; deployments: DeploymentService }) {
+export function createGitHubWebhookService(deps: { db: Db; config: Config; engine: HostingEngine; deployments: DeploymentService; audit: AuditService }) {
   const { db, engine, deployments } = deps;
 
   /** Apps whose repo is `fullName` (GitHub compares owner/name case-insensitively), with `where` on top. */
@@ -70,6 +71,8 @@ export function createGitHubWebhookService(deps: { db: Db; config: Config; engin
         if (preview?.previewOfId !== parent.id) continue;
         await engine.remove(preview);
         await db.app.delete({ where: { id: preview.id } });
+        // No user acted: GitHub closed the pull request (the delivery's signature proved it came from there).
+        await deps.audit.record({ actor: null, action: "app.delete", target: { type: "app", id: preview.id }, details: { slug: preview.slug, via: "github", pullRequest: number } });
         removed.push(preview.slug);
       }
       return { status: 200, body: { deleted: removed } };

@@ -22,6 +22,8 @@ import { createPasswordResetService } from "./password-reset.ts";
 import { createSessionService } from "./sessions.ts";
 import { createUploadService } from "./uploads.ts";
 import { createAuditService } from "./audit.ts";
+import { createAccountDeletionService } from "./account-deletion.ts";
+import { createAccountSettingsService } from "./account-settings.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { GitHubTokenStore } from "./github-tokens.ts";
 import { createGitHubWebhookService } from "./github-webhooks.ts";
@@ -46,34 +48,37 @@ export interface ServiceDeps {
 }
 
 export function createServices(deps: ServiceDeps) {
-  const sessions = createSessionService(deps.db);
+  const audit = createAuditService(deps.db, deps.logger);
+  const sessions = createSessionService(deps.db, audit);
   const accountTokens = createAccountTokenService(deps.db);
   const verification = createEmailVerificationService({ ...deps, accountTokens });
-  const accounts = createAccountService({ ...deps, sessions, verification, throttle: createLoginThrottle(deps.counters) });
+  const throttle = createLoginThrottle(deps.counters);
+  const accounts = createAccountService({ ...deps, sessions, verification, throttle, audit });
   const { db, engine } = deps;
   const uploads = createUploadService(engine.paths.uploads);
-  const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens });
+  const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
-  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments });
-  const audit = createAuditService(deps.db, deps.logger);
+  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit });
   return {
     audit,
     quotaRequests: createQuotaRequestService({ db, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminUsers: createAdminUserService({ db, engine, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminStats: createAdminStatsService(db),
     sessions,
+    accountSettings: createAccountSettingsService({ db, accounts, sessions, throttle, verification, audit, mailer: deps.mailer, logger: deps.logger }),
+    accountDeletion: createAccountDeletionService({ db, apps, accounts, storage: deps.storage, audit }),
     githubWebhooks,
     accountTokens,
     verification,
     passwordReset: createPasswordResetService({ ...deps, accountTokens, verification }),
     accounts,
     apps,
-    env: createEnvService({ db, apps, engine }),
+    env: createEnvService({ db, apps, engine, audit }),
     deployments,
     logs: createLogService({ apps, deployments, engine }),
     uploads,
-    oauthClients: createOAuthClientService(deps.db, deps.tokens, deps.cache),
-    oauthGrants: createOAuthGrantService(deps.db, deps.tokens),
+    oauthClients: createOAuthClientService(deps.db, deps.tokens, deps.cache, audit),
+    oauthGrants: createOAuthGrantService(deps.db, deps.tokens, audit),
     oauthDeviceCodes: createOAuthDeviceCodeService(deps),
   };
 }

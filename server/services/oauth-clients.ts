@@ -7,6 +7,7 @@ import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
 import { InvalidRequestError, NotFoundError } from "../errors.ts";
 import { hashToken, randomToken, safeEqual } from "../auth/secrets.ts";
+import type { Acting, AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
 import { validate, type Check } from "./validation.ts";
 
@@ -105,7 +106,7 @@ const notFound = () => new NotFoundError("No OAuth app with this client ID among
  * authenticate() runs on every token endpoint request: it reads through `tokens` (prepared SQL) and the
  * read cache, which every write to OAuth clients clears.
  */
-export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache: ReadCache) {
+export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache: ReadCache, audit: AuditService) {
   async function owned(ownerId: string, clientId: string) {
     const row = await db.oAuthClient.findUnique({ where: { clientId } });
     if (!row || row.ownerId !== ownerId) throw notFound();
@@ -114,7 +115,8 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
 
   return {
     /** Registers a client; the secret (confidential clients only) is returned here and never again. */
-    async register(ownerId: string, input: OAuthClientInput): Promise<{ client: OAuthClientRecord; clientSecret: string | null }> {
+    async register(by: Acting, input: OAuthClientInput): Promise<{ client: OAuthClientRecord; clientSecret: string | null }> {
+      const ownerId = by.id;
       validate(input as unknown as Record<string, unknown>, rules);
       const isPublic = input.public ?? false;
       const clientSecret = isPublic ? null : randomToken(32);
@@ -129,6 +131,7 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
           ownerId,
         },
       });
+      await audit.by(by, "oauth.client_create", { type: "oauth_client", id: row.clientId }, { name: row.name, public: isPublic });
       return { client: record(row), clientSecret };
     },
 
@@ -159,20 +162,22 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
     },
 
     /** Deletes the client and, by cascade, its codes, tokens, consents and device codes. */
-    async remove(ownerId: string, clientId: string): Promise<OAuthClientRecord> {
-      const row = await owned(ownerId, clientId);
+    async remove(by: Acting, clientId: string): Promise<OAuthClientRecord> {
+      const row = await owned(by.id, clientId);
       // Deleted through the token model (not only by cascade) so cached Bearer lookups are cleared at once.
       await db.oAuthToken.deleteMany({ where: { clientId: row.id } });
       await db.oAuthClient.delete({ where: { clientId } });
+      await audit.by(by, "oauth.client_delete", { type: "oauth_client", id: clientId }, { name: row.name });
       return record(row);
     },
 
     /** A new secret replaces the old one at once; tokens already issued stay valid. */
-    async rotateSecret(ownerId: string, clientId: string): Promise<{ client: OAuthClientRecord; clientSecret: string }> {
-      const row = await owned(ownerId, clientId);
+    async rotateSecret(by: Acting, clientId: string): Promise<{ client: OAuthClientRecord; clientSecret: string }> {
+      const row = await owned(by.id, clientId);
       if (row.public) throw new InvalidRequestError("Public clients have no secret to rotate.", { clientId: "This client is public." });
       const clientSecret = randomToken(32);
       const updated = await db.oAuthClient.update({ where: { clientId }, data: { secretHash: hashToken(clientSecret) } });
+      await audit.by(by, "oauth.client_secret_rotate", { type: "oauth_client", id: clientId }, { name: row.name });
       return { client: record(updated), clientSecret };
     },
 

@@ -16,6 +16,7 @@ import type { Db } from "../db/client.ts";
 import type { OAuthTokenStore } from "../db/oauth-token-store.ts";
 import { hashToken } from "../auth/secrets.ts";
 import { parseScope } from "../auth/scopes.ts";
+import type { Acting, AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
 
 export interface GrantUser {
@@ -60,7 +61,7 @@ const userSelect = { id: true, role: true, status: true } as const;
 const clientSelect = { id: true, clientId: true, name: true, public: true } as const;
 
 /** `tokens` serves the statements every token request runs (issue, find and rotate); the rest is Prisma. */
-export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
+export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore, audit: AuditService) {
   async function revokeFamilies(familyIds: string[]): Promise<void> {
     if (!familyIds.length) return;
     await db.oAuthToken.updateMany({ where: { familyId: { in: familyIds }, revokedAt: null }, data: { revokedAt: new Date() } });
@@ -170,10 +171,18 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
       return null;
     },
 
-    /** RFC 7009: an access token is revoked with its row's refresh token; a refresh token takes its whole family with it. */
-    async revoke(found: { row: { id: string; familyId: string }; kind: "access_token" | "refresh_token" }): Promise<void> {
-      if (found.kind === "refresh_token") return revokeFamilies([found.row.familyId]);
-      await db.oAuthToken.updateMany({ where: { id: found.row.id, revokedAt: null }, data: { revokedAt: new Date() } });
+    /**
+     * RFC 7009: an access token is revoked with its row's refresh token; a refresh token takes its whole family with it.
+     * The client revokes on its user's behalf: the audit entry names the user as actor and the client as target.
+     */
+    async revoke(
+      found: { row: { id: string; familyId: string; user: { id: string; name: string }; client: { clientId: string } }; kind: "access_token" | "refresh_token" },
+      ip: string | undefined,
+    ): Promise<void> {
+      if (found.kind === "refresh_token") await revokeFamilies([found.row.familyId]);
+      else await db.oAuthToken.updateMany({ where: { id: found.row.id, revokedAt: null }, data: { revokedAt: new Date() } });
+      const by = { ...found.row.user, ip };
+      await audit.by(by, "oauth.revoke", { type: "oauth_client", id: found.row.client.clientId }, { via: "client", tokenType: found.kind });
     },
 
     /** True when the user already granted every one of these scopes to the client. */
@@ -185,7 +194,9 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
     },
 
     /** Adds the scopes to what the user granted the client (consent only grows until the app is revoked). */
-    async rememberConsent(userId: string, clientId: string, scopes: string[]): Promise<void> {
+    async rememberConsent(by: Acting, client: { id: string; clientId: string }, scopes: string[]): Promise<void> {
+      const userId = by.id;
+      const clientId = client.id;
       const existing = await db.oAuthConsent.findUnique({ where: { userId_clientId: { userId, clientId } } });
       const scope = [...new Set([...parseScope(existing?.scope).scopes, ...scopes])].join(" ");
       await db.oAuthConsent.upsert({
@@ -193,6 +204,7 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
         create: { userId, clientId, scope },
         update: { scope },
       });
+      await audit.by(by, "oauth.consent", { type: "oauth_client", id: client.clientId }, { scopes });
     },
 
     /** A page of the apps the user authorized, newest first; `after` names the last app of the previous page. */
@@ -210,7 +222,8 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
     },
 
     /** Forgets the consent, then revokes every token the app holds for the user (see the header for the order). Idempotent. */
-    async revokeApp(userId: string, clientId: string): Promise<boolean> {
+    async revokeApp(by: Acting, clientId: string): Promise<boolean> {
+      const userId = by.id;
       const client = await db.oAuthClient.findUnique({ where: { clientId }, select: { id: true } });
       if (!client) return false;
       const now = new Date();
@@ -222,7 +235,9 @@ export function createOAuthGrantService(db: Db, tokens: OAuthTokenStore) {
         db.oAuthAuthorizationCode.updateMany({ where: { ...where, usedAt: null }, data: { usedAt: now } }),
         db.oAuthDeviceCode.updateMany({ where: { ...where, status: "APPROVED" }, data: { status: "DENIED" } }),
       ]);
-      return consents.count + revoked.count > 0;
+      const had = consents.count + revoked.count > 0;
+      if (had) await audit.by(by, "oauth.revoke", { type: "oauth_client", id: clientId }, { via: "user", tokens: revoked.count });
+      return had;
     },
   };
 }

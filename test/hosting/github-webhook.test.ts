@@ -153,6 +153,8 @@ describe("preview apps", () => {
 
     const closed = await sendWebhook(server.url, "pull_request", { ...opened, action: "closed" }, { secret: SECRET });
     expect(closed).toMatchObject({ status: 200, body: { deleted: [preview] } });
+    const audited = await server.slipway.platform.db.auditEvent.findMany({ where: { action: "app.delete", actorId: null } });
+    expect(audited.map((e) => e.details)).toContainEqual({ slug: preview, via: "github", pullRequest: expect.any(Number) });
     expect((await owner.get(`/api/apps/${preview}`)).status).toBe(404);
     await waitFor(async () => (await requestApp(server.url, `${preview}.localhost`)).status === 404, 5000, "the preview's host to be gone");
 

@@ -2,6 +2,7 @@
 // REST: /api/apps, /api/apps/:slug, /stop, /restart.
 import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../../errors.ts";
 import { builder } from "../builder.ts";
+import { acting } from "../context.ts";
 import { pageArgs, pageCost, pageOf } from "../pages.ts";
 import { Deployment } from "./deployments.ts";
 import { EnvVar } from "./env.ts";
@@ -148,7 +149,7 @@ builder.mutationFields((t) => ({
   deleteApp: t.withAuth(WRITE).boolean({
     description: "Stops the app and deletes it with its releases, env vars, logs and databases",
     args: { slug: t.arg.string() },
-    resolve: async (_root, { slug }, ctx) => !!(await ctx.services.apps.remove(ctx.viewer.user.id, slug)),
+    resolve: async (_root, { slug }, ctx) => !!(await ctx.services.apps.remove(acting(ctx), slug)),
   }),
   setAppGitHubToken: t.withAuth(WRITE).prismaField({
     type: "App",

@@ -1,5 +1,6 @@
 // An app's environment variables (REST: /api/apps/:slug/env).
 import { builder } from "../builder.ts";
+import { acting } from "../context.ts";
 
 export const EnvVar = builder.objectRef<{ key: string; value: string }>("EnvVar").implement({
   fields: (t) => ({ key: t.exposeString("key"), value: t.exposeString("value") }),
@@ -25,11 +26,11 @@ builder.mutationFields((t) => ({
     type: [EnvVar],
     description: "Add or replace variables; answers the whole set. A running app restarts with them.",
     args: { slug: t.arg.string(), vars: t.arg({ type: "EnvVars" }) },
-    resolve: (_root, { slug, vars }, ctx) => ctx.services.env.set(ctx.viewer.user.id, slug, vars),
+    resolve: (_root, { slug, vars }, ctx) => ctx.services.env.set(acting(ctx), slug, vars),
   }),
   unsetEnv: t.withAuth({ "write:apps": true }).boolean({
     description: "Remove a variable (true when it existed). A running app restarts without it.",
     args: { slug: t.arg.string(), key: t.arg.string() },
-    resolve: (_root, { slug, key }, ctx) => ctx.services.env.unset(ctx.viewer.user.id, slug, key),
+    resolve: (_root, { slug, key }, ctx) => ctx.services.env.unset(acting(ctx), slug, key),
   }),
 }));

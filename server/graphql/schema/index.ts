@@ -3,6 +3,7 @@ import { builder } from "../builder.ts";
 import "./errors.ts";
 import "./user.ts";
 import "./session.ts";
+import "./account.ts";
 import "./account-links.ts";
 import "./oauth.ts";
 import "./apps.ts";

@@ -5,6 +5,7 @@ import { isScope, SCOPE_DESCRIPTIONS, SCOPES } from "../../auth/scopes.ts";
 import { InvalidRequestError, NotFoundError } from "../../errors.ts";
 import type { OAuthClientRecord } from "../../services/oauth-clients.ts";
 import { builder } from "../builder.ts";
+import { acting } from "../context.ts";
 import { pageArgs, pageCost, pageOf } from "../pages.ts";
 import { RoleEnum, UserStatusEnum } from "./user.ts";
 
@@ -130,7 +131,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateOAuthClientInput }) },
     resolve: async (_root, { input }, ctx) => {
       try {
-        const { client, clientSecret } = await ctx.services.oauthClients.register(ctx.viewer.user.id, input);
+        const { client, clientSecret } = await ctx.services.oauthClients.register(acting(ctx), input);
         return clientSecret ? { ...client, clientSecret } : client;
       } catch (error) {
         if (error instanceof InvalidRequestError) return error;
@@ -149,7 +150,7 @@ builder.mutationFields((t) => ({
     description: "Delete a client: every token it holds stops working",
     args: { clientId: t.arg.string() },
     errors: { types: [NotFoundError] },
-    resolve: (_root, { clientId }, ctx) => ctx.services.oauthClients.remove(ctx.viewer.user.id, clientId),
+    resolve: (_root, { clientId }, ctx) => ctx.services.oauthClients.remove(acting(ctx), clientId),
   }),
   rotateOAuthClientSecret: t.withAuth({ "write:user": true }).field({
     type: OAuthClientWithSecret,
@@ -157,13 +158,13 @@ builder.mutationFields((t) => ({
     args: { clientId: t.arg.string() },
     errors: { types: [InvalidRequestError, NotFoundError] },
     resolve: async (_root, { clientId }, ctx) => {
-      const { client, clientSecret } = await ctx.services.oauthClients.rotateSecret(ctx.viewer.user.id, clientId);
+      const { client, clientSecret } = await ctx.services.oauthClients.rotateSecret(acting(ctx), clientId);
       return { ...client, clientSecret };
     },
   }),
   revokeAuthorizedApp: t.withAuth({ "write:user": true }).boolean({
     description: "Withdraw an application's access: forgets the consent and revokes its tokens. True when it had any.",
     args: { clientId: t.arg.string() },
-    resolve: (_root, { clientId }, ctx) => ctx.services.oauthGrants.revokeApp(ctx.viewer.user.id, clientId),
+    resolve: (_root, { clientId }, ctx) => ctx.services.oauthGrants.revokeApp(acting(ctx), clientId),
   }),
 }));

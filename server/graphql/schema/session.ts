@@ -55,7 +55,8 @@ builder.mutationField("logout", (t) =>
   t.boolean({
     description: "Sign out: revokes this session. Succeeds without a session too.",
     resolve: async (_root, _args, ctx) => {
-      if (ctx.viewer?.via.kind === "session") await ctx.services.sessions.revoke(ctx.viewer.via.sessionId);
+      const viewer = ctx.viewer;
+      if (viewer?.via.kind === "session") await ctx.services.sessions.signOut({ ...viewer.user, ip: ctx.client.ip }, viewer.via.sessionId);
       ctx.sessionCookie.clear();
       return true;
     },
