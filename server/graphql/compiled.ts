@@ -14,10 +14,10 @@ export interface CompiledOperation {
   compiled: boolean;
 }
 
-export function compileOperation(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null): CompiledOperation {
+export function compileOperation(schema: GraphQLSchema, document: DocumentNode, operationName?: string | null, options = { jit: true }): CompiledOperation {
   const interpret: RunOperation = async (variableValues, contextValue) => execute({ schema, document, operationName, variableValues, contextValue });
-  const plan = compileQuery(schema, document, operationName ?? undefined);
-  if (!isCompiledQuery(plan)) return { compiled: false, run: interpret };
+  const plan = options.jit ? compileQuery(schema, document, operationName ?? undefined) : null;
+  if (!plan || !isCompiledQuery(plan)) return { compiled: false, run: interpret };
   return {
     compiled: true,
     run: async (variables, context) => {

@@ -23,15 +23,17 @@ export interface CompiledRoute {
   route: RestRoute;
   document: DocumentNode;
   run: RunOperation;
+  /** False when graphql-jit refused the document (it then runs through graphql-js). */
+  compiled: boolean;
 }
 
-export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
+export function compileRoutes(schema: GraphQLSchema, options = { jit: true }): CompiledRoute[] {
   return routes.map((route) => {
     const document = parse(withFragments(route.document));
     // Within what a client's operation may ask for, and counted as one request (as the guard counts it).
     const problems = fixedDocumentProblems(schema, document);
     if (problems.length) throw new Error(`REST route ${route.method} ${route.path}: ${problems.join("; ")}`);
-    return { route, document, run: compileOperation(schema, document).run };
+    return { route, document, ...compileOperation(schema, document, null, options) };
   });
 }
 
