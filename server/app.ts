@@ -73,7 +73,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   const graphql = await registerGraphQL(app, platform, schema);
   router.platformUpgrade("/graphql", graphql.handleUpgrade);
 
-  const compiled = compileRoutes(schema);
+  const compiled = compileRoutes(schema, { jit: config.graphqlJit });
   const openapi = buildOpenApi(schema, compiled, config.publicUrl);
   await app.register(async (rest) => {
     // Uploads are streamed by the route (rest/adapter.ts), never buffered; limits are the caller's quota.

@@ -78,6 +78,7 @@ const schema = z.object({
   START_TIMEOUT_SECONDS: positiveInt.default(60),
   LOG_RETENTION_LINES: positiveInt.default(10_000),
   RELEASES_KEPT: positiveInt.default(5),
+  GRAPHQL_JIT: bool.default(true),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -89,6 +90,8 @@ const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET
 export interface Config {
   /** NODE_ENV=production: anonymous callers get no schema introspection. */
   production: boolean;
+  /** Compiled execution (graphql-jit) for REST documents and /graphql operations; off runs graphql-js `execute`. */
+  graphqlJit: boolean;
   port: number;
   host: string;
   publicUrl: string;
@@ -155,6 +158,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   return {
     production: e.NODE_ENV === "production",
+    graphqlJit: e.GRAPHQL_JIT,
     port: e.PORT,
     host: e.HOST,
     publicUrl,

@@ -51,6 +51,11 @@ async function authorize(baseUrl: string, cookie: string, client: SlipwayClient)
 }
 
 export async function issueRefreshToken(baseUrl: string, cookie: string, client: SlipwayClient): Promise<string> {
+  return (await issueTokens(baseUrl, cookie, client)).refresh_token;
+}
+
+/** An access and refresh token for `read:user`, through the consent page and the code exchange. */
+export async function issueTokens(baseUrl: string, cookie: string, client: SlipwayClient): Promise<{ access_token: string; refresh_token: string }> {
   const code = await authorize(baseUrl, cookie, client);
   const res = await fetch(`${baseUrl}/oauth/token`, {
     method: "POST",
@@ -58,5 +63,5 @@ export async function issueRefreshToken(baseUrl: string, cookie: string, client:
     body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: REDIRECT_URI, client_id: client.clientId, client_secret: client.clientSecret }).toString(),
   });
   await expectStatus(res, 200, "POST /oauth/token (authorization_code)");
-  return ((await res.json()) as { refresh_token: string }).refresh_token;
+  return (await res.json()) as { access_token: string; refresh_token: string };
 }

@@ -17,6 +17,7 @@ import { formatGraphQLError } from "./errors.ts";
 import { acceptJsonOnly, getParameters } from "./http-input.ts";
 import { operationLimits } from "./limits.ts";
 import { reauthenticatedSubscriptions } from "./live.ts";
+import { compiledExecution } from "./compiled.ts";
 
 type ServerContext = { req: FastifyRequest; reply: FastifyReply } | { wsContext: Context };
 
@@ -24,6 +25,8 @@ type ServerContext = { req: FastifyRequest; reply: FastifyReply } | { wsContext:
 const MAX_TOKENS = 2000;
 /** graphql-ws close code for a connection past the caller's rate limit (HTTP 429 in the 4xxx range graphql-ws uses). */
 const RATE_LIMITED_CLOSE = 4429;
+/** Compiled /graphql documents kept (the dashboard sends a few dozen; the rest are other clients' own). */
+const COMPILED_DOCUMENTS = 500;
 
 /**
  * For HTTP and WebSocket alike: parsing stops at MAX_TOKENS, so a deeply nested document is a syntax error
@@ -62,6 +65,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
       introspectionForViewers(platform.config.production),
       operationLimits({ formatError, charge: (ctx, requests) => countRequest(platform, { viewer: ctx.viewer, ip: ctx.client.ip }, requests) }),
       reauthenticatedSubscriptions(),
+      ...(platform.config.graphqlJit ? [compiledExecution(COMPILED_DOCUMENTS)] : []),
     ],
     graphqlEndpoint: "/graphql",
     context: (initial) => ("wsContext" in initial ? initial.wsContext : contextFor(platform, initial.req, initial.reply)),

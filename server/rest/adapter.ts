@@ -1,7 +1,8 @@
 // Registers the route table: each request becomes variables for the route's GraphQL document, which
-// was parsed and validated once at boot, and runs through `execute` with the request's context.
+// was parsed, validated and compiled (graphql/compiled.ts) once at boot, and runs with the request's context.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { execute, isObjectType, parse, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
+import { isObjectType, parse, type DocumentNode, type GraphQLError, type GraphQLSchema } from "graphql";
+import { compileOperation, type RunOperation } from "../graphql/compiled.ts";
 import {
   AppError,
   errorFromCode,
@@ -21,15 +22,18 @@ import type { RestRoute } from "./types.ts";
 export interface CompiledRoute {
   route: RestRoute;
   document: DocumentNode;
+  run: RunOperation;
+  /** False when graphql-jit refused the document (it then runs through graphql-js). */
+  compiled: boolean;
 }
 
-export function compileRoutes(schema: GraphQLSchema): CompiledRoute[] {
+export function compileRoutes(schema: GraphQLSchema, options = { jit: true }): CompiledRoute[] {
   return routes.map((route) => {
     const document = parse(withFragments(route.document));
     // Within what a client's operation may ask for, and counted as one request (as the guard counts it).
     const problems = fixedDocumentProblems(schema, document);
     if (problems.length) throw new Error(`REST route ${route.method} ${route.path}: ${problems.join("; ")}`);
-    return { route, document };
+    return { route, document, ...compileOperation(schema, document, null, options) };
   });
 }
 
@@ -40,7 +44,7 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
       .map((t) => t.name),
   );
 
-  for (const { route, document } of compiled) {
+  for (const { route, run } of compiled) {
     app.route({
       method: route.method,
       url: route.path,
@@ -57,7 +61,7 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
         };
         let result;
         try {
-          result = await execute({ schema, document, variableValues, contextValue: contextFor(platform, request, reply) });
+          result = await run(variableValues, contextFor(platform, request, reply));
         } finally {
           if (uploadId) await platform.services.uploads.discard(uploadId);
         }
