@@ -25,6 +25,10 @@ import { createAuditService } from "./audit.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { GitHubTokenStore } from "./github-tokens.ts";
 import { createGitHubWebhookService } from "./github-webhooks.ts";
+import type { Provisioners } from "../platform/databases/index.ts";
+import { createBackupService } from "./backups.ts";
+import { createResourceService } from "./resources.ts";
+import { createSealer } from "./sealed.ts";
 
 export interface ServiceDeps {
   db: Db;
@@ -40,6 +44,8 @@ export interface ServiceDeps {
   githubTokens: GitHubTokenStore;
   /** CDN files and database backups. */
   storage: ObjectStorage;
+  /** App databases: SQLite, and PostgreSQL when POSTGRES_PROVISION_URL is set. */
+  databases: Provisioners;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -49,11 +55,17 @@ export function createServices(deps: ServiceDeps) {
   const accounts = createAccountService({ ...deps, sessions, verification, throttle: createLoginThrottle(deps.counters) });
   const { db, engine } = deps;
   const uploads = createUploadService(engine.paths.uploads);
+  const audit = createAuditService(deps.db, deps.logger);
   const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens });
+  const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
+  apps.onRemove((app) => resources.removeAllOf(app));
+  const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
   const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments });
   return {
-    audit: createAuditService(deps.db, deps.logger),
+    audit,
+    resources,
+    backups,
     sessions,
     githubWebhooks,
     accountTokens,

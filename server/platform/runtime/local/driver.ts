@@ -161,7 +161,8 @@ class LocalDriver implements RuntimeDriver {
   /** The app's data directory, created 0700 and owned by the app's uid (its slot, hence uid, may change). */
   private async prepareDataDir(dir: string, app: App): Promise<string> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.dataDir, chown: "if-not-owned" });
+    // "always": the platform creates and restores database files in it as root.
+    return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
   }
 
   private refuseUnlessAllowed(): void {
