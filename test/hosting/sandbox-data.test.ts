@@ -1,0 +1,106 @@
+// What app databases open in the local runtime's sandbox, probed from inside an app: its own data directory
+// read-write at /data (and no other app's), and, with a forwarded PostgreSQL server, that server's port at the
+// service address, and nothing else of the host. Real processes, namespaces and firewall: needs root.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalDriver } from "../../server/platform/runtime/local/driver.ts";
+import { SERVICE_ADDRESS } from "../../server/platform/runtime/local/network.ts";
+import type { RuntimeDriver } from "../../server/platform/runtime/types.ts";
+import { LIMITS, collectOutput, isRoot, lastJson, makeDataDir, makeRelease } from "./runtime-helpers.ts";
+
+const PROBE = `
+const fs = require("fs"), net = require("net");
+const targets = JSON.parse(process.env.TARGETS);
+const read = (p) => { try { return "READ " + fs.readFileSync(p, "utf8").slice(0, 100); } catch (e) { return e.code; } };
+const write = (p) => { try { fs.appendFileSync(p, "x"); return "WROTE"; } catch (e) { return e.code; } };
+const connect = (host, port) => new Promise((resolve) => {
+  const socket = net.connect({ host, port, timeout: 1500 });
+  socket.once("connect", () => { socket.destroy(); resolve("CONNECTED"); });
+  socket.once("timeout", () => { socket.destroy(); resolve("TIMEOUT"); });
+  socket.once("error", (e) => resolve(e.code));
+});
+(async () => {
+  const result = {
+    dataListing: fs.readdirSync("/data"),
+    reads: Object.fromEntries(targets.reads.map((p) => [p, read(p)])),
+    writes: Object.fromEntries(targets.writes.map((p) => [p, write(p)])),
+    connects: {},
+  };
+  await Promise.all(targets.connects.map(async ([host, port]) => { result.connects[host + ":" + port] = await connect(host, port); }));
+  console.log(JSON.stringify(result));
+})();
+`;
+
+interface Probe {
+  dataListing: string[];
+  reads: Record<string, string>;
+  writes: Record<string, string>;
+  connects: Record<string, string>;
+}
+
+describe.runIf(isRoot)("local runtime sandbox with app databases", () => {
+  let dataDir: string;
+  let driver: RuntimeDriver;
+  let probe: Probe;
+  let ownData: string;
+  let otherData: string;
+
+  beforeAll(async () => {
+    dataDir = makeDataDir();
+    driver = await createLocalDriver({ dataDir, allowPartial: false, forward: { host: "127.0.0.1", port: 5432 } });
+    ownData = path.join(dataDir, "apps", "prober", "data");
+    otherData = path.join(dataDir, "apps", "other", "data");
+    mkdirSync(ownData, { recursive: true });
+    mkdirSync(otherData, { recursive: true });
+    writeFileSync(path.join(ownData, "mine.db"), "own database");
+    writeFileSync(path.join(otherData, "theirs.db"), "other app's database");
+    const release = makeRelease(dataDir, "prober", { "probe.js": PROBE });
+    const targets = {
+      reads: ["/data/mine.db", path.join(otherData, "theirs.db"), path.join(dataDir, "apps", "other", "data")],
+      writes: ["/data/mine.db", "/data/new.db", path.join(otherData, "theirs.db")],
+      connects: [
+        [SERVICE_ADDRESS, 5432],
+        [SERVICE_ADDRESS, 6379],
+        [SERVICE_ADDRESS, 22],
+        ["127.0.0.1", 5432],
+        ["10.201.0.1", 5432],
+      ],
+    };
+    const output = collectOutput();
+    const instance = await driver.start({
+      appKey: "prober",
+      instanceId: "prober-1",
+      workDir: release,
+      dataDir: ownData,
+      argv: ["/usr/bin/node", "probe.js"],
+      env: { TARGETS: JSON.stringify(targets) },
+      limits: LIMITS,
+      onOutput: output.sink,
+    });
+    await instance.exited;
+    probe = lastJson<Probe>(output);
+  }, 60_000);
+
+  afterAll(async () => {
+    await driver?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it("binds the app's own data directory read-write at /data, and no other app's", () => {
+    expect(probe.dataListing).toEqual(["mine.db"]);
+    expect(probe.reads["/data/mine.db"]).toBe("READ own database");
+    expect(probe.writes["/data/mine.db"]).toBe("WROTE");
+    expect(probe.writes["/data/new.db"]).toBe("WROTE");
+    expect(probe.reads[path.join(otherData, "theirs.db")]).toMatch(/^(ENOENT|EACCES)$/);
+    expect(probe.writes[path.join(otherData, "theirs.db")]).toMatch(/^(ENOENT|EACCES|EROFS)$/);
+  });
+
+  it("forwards the PostgreSQL port of the provision server at the service address, and nothing else", () => {
+    expect(driver.appEndpoint({ host: "127.0.0.1", port: 5432 })).toEqual({ host: SERVICE_ADDRESS, port: 5432 });
+    expect(driver.appEndpoint({ host: "127.0.0.1", port: 6379 })).toEqual({ host: "127.0.0.1", port: 6379 });
+    const { [`${SERVICE_ADDRESS}:5432`]: postgres, ...others } = probe.connects;
+    expect(postgres).toBe("CONNECTED");
+    for (const [target, outcome] of Object.entries(others)) expect(outcome, target).not.toBe("CONNECTED");
+  });
+});
