@@ -28,7 +28,14 @@ export interface WebhookAnswer {
 
 type Json = Record<string, any>;
 
-export function createGitHubWebhookService(deps: { db: Db; config: Config; engine: HostingEngine; deployments: DeploymentService }) {
+export function createGitHubWebhookService(deps: {
+  db: Db;
+  config: Config;
+  engine: HostingEngine;
+  deployments: DeploymentService;
+  /** Drops a deleted preview app's databases (services/resources.ts). */
+  removeDatabases: (app: { id: string; slug: string; ownerId: string }) => Promise<void>;
+}) {
   const { db, engine, deployments } = deps;
 
   /** Apps whose repo is `fullName` (GitHub compares owner/name case-insensitively), with `where` on top. */
@@ -69,6 +76,7 @@ export function createGitHubWebhookService(deps: { db: Db; config: Config; engin
         const preview = await db.app.findUnique({ where: { slug: previewSlug(number, parent.slug) } });
         if (preview?.previewOfId !== parent.id) continue;
         await engine.remove(preview);
+        await deps.removeDatabases(preview);
         await db.app.delete({ where: { id: preview.id } });
         removed.push(preview.slug);
       }

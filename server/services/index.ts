@@ -61,7 +61,7 @@ export function createServices(deps: ServiceDeps) {
   apps.onRemove((app) => resources.removeAllOf(app));
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
-  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments });
+  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, removeDatabases: (app) => resources.removeAllOf(app) });
   return {
     audit,
     resources,

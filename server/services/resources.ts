@@ -60,7 +60,7 @@ export function createResourceService(deps: {
   }
 
   /** Drops the database, then its row and env var (backups go with it, through the hook). */
-  async function destroy(resource: ResourceRow, app: AppRow, restart: boolean): Promise<void> {
+  async function destroy(resource: ResourceRow, app: { id: string; slug: string }, restart: boolean): Promise<void> {
     for (const hook of beforeDelete) await hook(resource);
     await provisionerOf(resource).drop({ id: resource.id, appId: resource.appId });
     await db.resource.delete({ where: { id: resource.id } }).catch(() => {}); // gone with its app already
@@ -139,7 +139,7 @@ export function createResourceService(deps: {
     },
 
     /** Every database of an app that is being deleted (its processes are already stopped). */
-    async removeAllOf(app: AppRow): Promise<void> {
+    async removeAllOf(app: { id: string; slug: string }): Promise<void> {
       for (const resource of await db.resource.findMany({ where: { appId: app.id } })) await destroy(resource, app, false);
     },
   };

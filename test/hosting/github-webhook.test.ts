@@ -151,8 +151,16 @@ describe("preview apps", () => {
     expect((await requestApp(server.url, `${preview}.localhost`)).body).toContain("pr two v2");
     expect((await owner.get(`/api/apps/${preview}/env`)).body).toEqual([{ key: "GREETING", value: "updated" }]);
 
+    // A database of the preview goes with it, its backups' stored bytes included.
+    const database = await owner.post(`/api/apps/${preview}/resources`, { name: "preview" });
+    expect(database.status).toBe(201);
+    expect((await owner.post(`/api/resources/${database.body.id}/backups`)).status).toBe(201);
+    const { storageKey } = await server.slipway.platform.db.backup.findFirstOrThrow({ where: { resourceId: database.body.id } });
+    expect(await server.slipway.platform.storage.stat(storageKey)).not.toBeNull();
     const closed = await sendWebhook(server.url, "pull_request", { ...opened, action: "closed" }, { secret: SECRET });
     expect(closed).toMatchObject({ status: 200, body: { deleted: [preview] } });
+    expect(await server.slipway.platform.db.resource.count({ where: { id: database.body.id } })).toBe(0);
+    expect(await server.slipway.platform.storage.stat(storageKey)).toBeNull();
     expect((await owner.get(`/api/apps/${preview}`)).status).toBe(404);
     await waitFor(async () => (await requestApp(server.url, `${preview}.localhost`)).status === 404, 5000, "the preview's host to be gone");
 
