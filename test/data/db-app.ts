@@ -3,6 +3,7 @@
 //   /pg?env=KEY&add=v       rows of table items in the PostgreSQL database at $KEY (after adding v)
 //   /sqlite?env=KEY&add=v   the same in the SQLite database at $KEY
 //   /connect?host=h&port=p  whether a TCP connection from inside the sandbox opens
+//   /link?name=n&target=t   replaces /data/n with a symbolic link to t (what a hostile app could do)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -52,7 +53,11 @@ http.createServer(async (req, res) => {
     if (u.pathname === "/pg") body = await pgRows(process.env[q("env") || "DATABASE_URL"], q("add"));
     else if (u.pathname === "/sqlite") body = sqliteRows(process.env[q("env") || "DATABASE_URL"], q("add"));
     else if (u.pathname === "/connect") body = await connect(q("host"), q("port"));
-    else if (u.pathname === "/env") body = Object.keys(process.env).filter((k) => k.startsWith("DATABASE_URL")).sort();
+    else if (u.pathname === "/link") {
+      require("node:fs").rmSync("/data/" + q("name"), { force: true });
+      require("node:fs").symlinkSync(q("target"), "/data/" + q("name"));
+      body = "linked";
+    } else if (u.pathname === "/env") body = Object.keys(process.env).filter((k) => k.startsWith("DATABASE_URL")).sort();
     else body = "ok";
     res.setHeader("content-type", "application/json");
     res.end(JSON.stringify(body));

@@ -188,6 +188,35 @@ describe("SQLite databases", () => {
     expect((await owner.get(`/api/apps/${slug}`)).body.resources).toEqual([]);
   });
 
+  it("are backed up and restored without following the app's links to the platform's files", async () => {
+    const slug = await newApp();
+    expect((await deploy(owner, slug, await dbAppZip())).status).toBe("LIVE");
+    const db = await owner.post(`/api/apps/${slug}/resources`, {});
+    await runningWith(slug, ["DATABASE_URL"]);
+    expect((await ask(slug, "/sqlite?add=row")).body).toEqual(["row"]);
+    const backup = await owner.post(`/api/resources/${db.body.id}/backups`);
+    expect(backup.status).toBe(201);
+
+    // The app points the staging name of a restore at a platform file: the restore must not write through it.
+    const victim = path.join(server.config.dataDir, "victim.txt");
+    fs.writeFileSync(victim, "platform file", { mode: 0o644 });
+    expect((await ask(slug, `/link?name=${db.body.id}.db.restore&target=${encodeURIComponent(victim)}`)).body).toBe("linked");
+    expect((await owner.post(`/api/resources/${db.body.id}/backups/${backup.body.id}/restore`)).status).toBe(200);
+    expect(fs.readFileSync(victim, "utf8")).toBe("platform file");
+    await runningWith(slug, ["DATABASE_URL"]);
+    expect((await ask(slug, "/sqlite")).body).toEqual(["row"]);
+
+    // The app replaces its database with a link to the platform's key: the backup is refused, nothing is kept.
+    const key = path.join(server.config.dataDir, "secrets", "resources.key");
+    expect((await ask(slug, `/link?name=${db.body.id}.db&target=${encodeURIComponent(key)}`)).body).toBe("linked");
+    const refused = await owner.post(`/api/resources/${db.body.id}/backups`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.error.message).toMatch(/could not be read/);
+    expect(refused.body.error.message).not.toContain(server.config.dataDir);
+    expect((await owner.get(`/api/resources/${db.body.id}/backups`)).body).toHaveLength(1);
+    await owner.request("DELETE", `/api/apps/${slug}`);
+  });
+
   it("go with their app, backups included", async () => {
     const slug = await newApp();
     const db = await owner.post(`/api/apps/${slug}/resources`, {});

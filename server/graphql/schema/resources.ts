@@ -84,16 +84,16 @@ builder.mutationFields((t) => ({
   }),
   backupResource: t.withAuth(WRITE).prismaField({
     type: "Backup",
-    description: "Back the database up now",
+    description: "Back the database up now (conflict when an app removed or replaced its SQLite file)",
     args: { id: t.arg.id() },
-    errors: { types: [NotFoundError] },
+    errors: { types: [NotFoundError, ConflictError] },
     resolve: (_query, _root, { id }, ctx) => ctx.services.backups.create(actorOf(ctx), String(id)),
   }),
   restoreBackup: t.withAuth(WRITE).prismaField({
     type: "Backup",
     description: "Put a backup's content back into the same database; the app is stopped meanwhile and started again",
     args: { id: t.arg.id({ description: "The database" }), backupId: t.arg.id() },
-    errors: { types: [NotFoundError] },
+    errors: { types: [NotFoundError, ConflictError] },
     resolve: (_query, _root, { id, backupId }, ctx) => ctx.services.backups.restore(actorOf(ctx), String(id), String(backupId)),
   }),
 }));

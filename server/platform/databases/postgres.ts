@@ -60,7 +60,6 @@ export function createPostgresProvisioner(options: PostgresOptions): DatabasePro
 
   return {
     type: "postgres",
-    restoreStopsApp: false,
 
     async create(ref) {
       const name = nameOf(ref);

@@ -17,10 +17,8 @@ export interface DatabaseProvisioner {
   drop(ref: DatabaseRef): Promise<void>;
   /** Writes a backup of the database into `file` (a platform-only path). */
   backup(ref: DatabaseRef, url: string, file: string): Promise<void>;
-  /** Replaces the database's content with the backup in `file`. The caller stops the app around it when needed. */
+  /** Replaces the database's content with the backup in `file`. The caller stops the app around it. */
   restore(ref: DatabaseRef, url: string, file: string): Promise<void>;
-  /** Whether the app must be stopped during a restore (a file replaced under it). */
-  readonly restoreStopsApp: boolean;
   close(): Promise<void>;
 }
 
