@@ -69,6 +69,57 @@ export function createResourceService(deps: {
   }
 
   const beforeDelete: ((resource: ResourceRow) => Promise<void>)[] = [];
+  /** One creation at a time per owner on this instance, so that concurrent requests never overshoot the quota. */
+  const creating = new Map<string, Promise<unknown>>();
+  function oneAtATime<T>(ownerId: string, work: () => Promise<T>): Promise<T> {
+    const next = (creating.get(ownerId) ?? Promise.resolve()).catch(() => {}).then(work);
+    creating.set(ownerId, next);
+    void next.finally(() => creating.get(ownerId) === next && creating.delete(ownerId)).catch(() => {});
+    return next;
+  }
+
+  async function create(actor: Actor, slug: string, input: CreateResourceInput): Promise<ResourceRow> {
+    const app = await deps.apps.mine(actor.user.id, slug);
+    validate(input as Record<string, unknown>, {
+      type: (v) => (v != null && (typeof v !== "string" || !TYPES.includes(v)) ? 'Choose "postgres" or "sqlite".' : null),
+      name: (v) => (v != null && (typeof v !== "string" || !NAME.test(v)) ? "Use 1 to 30 lowercase letters, digits or underscores, starting with a letter." : null),
+    });
+    const type = (input.type ?? provisioners.defaultType) as DatabaseType;
+    const provisioner = provisioners.of(type);
+    if (!provisioner) {
+      throw new InvalidRequestError("PostgreSQL databases are not available on this platform (POSTGRES_PROVISION_URL is not set): choose sqlite.", {
+        type: 'Choose "sqlite": PostgreSQL is not configured here.',
+      });
+    }
+    const quota = await deps.accounts.quotaOf(actor.user.id);
+    if (quota.usage.databases >= quota.maxDatabases) {
+      throw new QuotaExceededError(`You have ${quota.usage.databases} of ${quota.maxDatabases} databases allowed. Delete one or ask for a higher limit.`);
+    }
+    const existing = await db.resource.findMany({ where: { appId: app.id } });
+    const name = input.name ?? nextName(existing.map((r) => r.name));
+    if (existing.some((r) => r.name === name)) throw new ConflictError(`This app already has a database named "${name}".`, { name: "Choose another name." });
+    const taken = new Set([...existing.map((r) => r.envKey), ...(await db.envVar.findMany({ where: { appId: app.id }, select: { key: true } })).map((v) => v.key)]);
+    const envKey = !taken.has("DATABASE_URL") ? "DATABASE_URL" : `DATABASE_URL_${name.toUpperCase()}`;
+    if (taken.has(envKey)) throw new ConflictError(`The env var ${envKey} is already set: remove it, or give the database another name.`, { name: `${envKey} is taken.` });
+
+    const ref = { id: `r${randomBytes(12).toString("hex")}`, appId: app.id };
+    const url = await provisioner.create(ref);
+    let resource: ResourceRow;
+    try {
+      resource = await db.$transaction(async (tx) => {
+        const row = await tx.resource.create({ data: { id: ref.id, appId: app.id, type, name, envKey, connectionSecret: sealer.seal(bound(ref), url) } });
+        await tx.envVar.create({ data: { appId: app.id, key: envKey, value: url } });
+        return row;
+      });
+    } catch (error) {
+      await provisioner.drop(ref).catch(() => {});
+      throw error;
+    }
+    await engine.envChanged(app);
+    await deps.audit.record({ actor: actor.user, action: "resource.create", target: { type: "resource", id: resource.id }, details: { app: app.slug, type, name, envKey }, ip: actor.ip });
+    return resource;
+  }
+
 
   return {
     mine,
@@ -84,51 +135,13 @@ export function createResourceService(deps: {
 
     list: (appId: string) => db.resource.findMany({ where: { appId }, orderBy: { createdAt: "asc" } }),
 
-    async create(actor: Actor, slug: string, input: CreateResourceInput): Promise<ResourceRow> {
-      const app = await deps.apps.mine(actor.user.id, slug);
-      validate(input as Record<string, unknown>, {
-        type: (v) => (v != null && (typeof v !== "string" || !TYPES.includes(v)) ? 'Choose "postgres" or "sqlite".' : null),
-        name: (v) => (v != null && (typeof v !== "string" || !NAME.test(v)) ? "Use 1 to 30 lowercase letters, digits or underscores, starting with a letter." : null),
-      });
-      const type = (input.type ?? provisioners.defaultType) as DatabaseType;
-      const provisioner = provisioners.of(type);
-      if (!provisioner) {
-        throw new InvalidRequestError("PostgreSQL databases are not available on this platform (POSTGRES_PROVISION_URL is not set): choose sqlite.", {
-          type: 'Choose "sqlite": PostgreSQL is not configured here.',
-        });
-      }
-      const quota = await deps.accounts.quotaOf(actor.user.id);
-      if (quota.usage.databases >= quota.maxDatabases) {
-        throw new QuotaExceededError(`You have ${quota.usage.databases} of ${quota.maxDatabases} databases allowed. Delete one or ask for a higher limit.`);
-      }
-      const existing = await db.resource.findMany({ where: { appId: app.id } });
-      const name = input.name ?? nextName(existing.map((r) => r.name));
-      if (existing.some((r) => r.name === name)) throw new ConflictError(`This app already has a database named "${name}".`, { name: "Choose another name." });
-      const taken = new Set([...existing.map((r) => r.envKey), ...(await db.envVar.findMany({ where: { appId: app.id }, select: { key: true } })).map((v) => v.key)]);
-      const envKey = !taken.has("DATABASE_URL") ? "DATABASE_URL" : `DATABASE_URL_${name.toUpperCase()}`;
-      if (taken.has(envKey)) throw new ConflictError(`The env var ${envKey} is already set: remove it, or give the database another name.`, { name: `${envKey} is taken.` });
+    create: (actor: Actor, slug: string, input: CreateResourceInput): Promise<ResourceRow> => oneAtATime(actor.user.id, () => create(actor, slug, input)),
 
-      const ref = { id: `r${randomBytes(12).toString("hex")}`, appId: app.id };
-      const url = await provisioner.create(ref);
-      let resource: ResourceRow;
-      try {
-        resource = await db.$transaction(async (tx) => {
-          const row = await tx.resource.create({ data: { id: ref.id, appId: app.id, type, name, envKey, connectionSecret: sealer.seal(bound(ref), url) } });
-          await tx.envVar.create({ data: { appId: app.id, key: envKey, value: url } });
-          return row;
-        });
-      } catch (error) {
-        await provisioner.drop(ref).catch(() => {});
-        throw error;
-      }
-      await engine.envChanged(app);
-      await deps.audit.record({ actor: actor.user, action: "resource.create", target: { type: "resource", id: resource.id }, details: { app: app.slug, type, name, envKey }, ip: actor.ip });
-      return resource;
-    },
-
-    /** The connection URL, for its owner only. */
-    async reveal(ownerId: string, id: string): Promise<string> {
-      return urlOf(await mine(ownerId, id));
+    /** The connection URL, for its owner only (recorded in the audit log: it holds the password). */
+    async reveal(actor: Actor, id: string): Promise<string> {
+      const resource = await mine(actor.user.id, id);
+      await deps.audit.record({ actor: actor.user, action: "resource.reveal_url", target: { type: "resource", id }, details: { app: resource.app.slug }, ip: actor.ip });
+      return urlOf(resource);
     },
 
     async remove(actor: Actor, id: string): Promise<boolean> {

@@ -165,7 +165,11 @@ describe("PostgreSQL databases", () => {
     expect((await check.query("SELECT v FROM items ORDER BY v")).rows.map((r) => r.v)).toEqual(["kept", "lost"]);
     await check.end();
     const audit = await server.slipway.platform.db.auditEvent.findMany({ where: { targetId: db.body.id }, orderBy: { createdAt: "asc" } });
-    expect(audit.map((e) => e.action)).toEqual(["resource.create", "backup.create", "backup.restore"]);
+    expect(audit.map((e) => e.action).filter((a) => a !== "resource.reveal_url")).toEqual(["resource.create", "backup.create", "backup.restore"]);
+    // Each time the URL (with its password) was shown is recorded too, without the URL.
+    const reveals = audit.filter((e) => e.action === "resource.reveal_url");
+    expect(reveals).toHaveLength(3);
+    expect(JSON.stringify(reveals)).not.toContain("postgresql://");
   });
 
   it("are dropped for real on delete: connections terminated, database and role gone, env var removed", async () => {

@@ -111,7 +111,9 @@ describe("database routes", () => {
     const pg = await owner.post(`/api/apps/${slug}/resources`, { type: "postgres" });
     expect(pg.status).toBe(400);
     expect(pg.body.error.message).toMatch(/POSTGRES_PROVISION_URL/);
-    const first = await owner.post(`/api/apps/${slug}/resources`, { name: "main" });
+    // No body at all is a database with the defaults.
+    const first = await owner.post(`/api/apps/${slug}/resources`);
+    expect(first.status).toBe(201);
     expect(first.body).toMatchObject({ type: "sqlite", name: "main", envKey: "DATABASE_URL" });
     expect((await owner.post(`/api/apps/${slug}/resources`, { name: "main" })).status).toBe(409);
     const second = await owner.post(`/api/apps/${slug}/resources`, { name: "cache" });
@@ -125,11 +127,14 @@ describe("database routes", () => {
     const client = new Client(server.url);
     await client.signup();
     const slug = await newApp(client);
-    const ids: string[] = [];
-    for (const name of ["a", "b", "c"]) ids.push((await client.post(`/api/apps/${slug}/resources`, { name })).body.id);
+    // Four at once against a quota of three: exactly three are made, never a fourth.
+    const all = await Promise.all(["a", "b", "c", "x"].map((name) => client.post(`/api/apps/${slug}/resources`, { name })));
+    expect(all.map((r) => r.status).sort()).toEqual([201, 201, 201, 403]);
+    const ids = all.filter((r) => r.status === 201).map((r) => r.body.id as string);
     const over = await client.post(`/api/apps/${slug}/resources`, { name: "d" });
     expect(over.status).toBe(403);
     expect(over.body.error.code).toBe("quota_exceeded");
+    expect(over.body.error.message).toMatch(/3 of 3 databases/);
     expect((await client.request("DELETE", `/api/resources/${ids[0]}`)).status).toBe(204);
     expect((await client.post(`/api/apps/${slug}/resources`, { name: "d" })).status).toBe(201);
   });

@@ -59,7 +59,7 @@ builder.queryFields((t) => ({
   revealResourceUrl: t.withAuth(READ).string({
     description: "The database's connection URL, with its password: shown on demand, to the app's owner only",
     args: { id: t.arg.id() },
-    resolve: (_root, { id }, ctx) => ctx.services.resources.reveal(ctx.viewer.user.id, String(id)),
+    resolve: (_root, { id }, ctx) => ctx.services.resources.reveal(actorOf(ctx), String(id)),
   }),
   resourceBackups: t.withAuth(READ).field({
     type: [Backup],
