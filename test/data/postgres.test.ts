@@ -186,3 +186,35 @@ describe("PostgreSQL databases", () => {
     await owner.request("DELETE", `/api/apps/${slug}`);
   });
 });
+
+describe("PostgreSQL databases provisioned by a role that is not a superuser", () => {
+  it("are created, owned by their own role, and dropped, with only CREATEDB and CREATEROLE", async () => {
+    const provisioner = `slipway_provisioner_${process.pid}`;
+    await admin.query(`CREATE ROLE ${provisioner} LOGIN CREATEDB CREATEROLE`);
+    const url = new URL(POSTGRES_ADMIN_URL);
+    url.username = provisioner;
+    const second = await startServer({ POSTGRES_PROVISION_URL: url.toString(), DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+    try {
+      const client = new Client(second.url);
+      await client.signup();
+      const slug = newSlug();
+      expect((await client.post("/api/apps", { slug })).status).toBe(201);
+      const db = await client.post(`/api/apps/${slug}/resources`, {});
+      expect(db.status).toBe(201);
+      const name = `slipway_${db.body.id}`;
+      const owned = await admin.query("SELECT pg_get_userbyid(datdba) AS owner FROM pg_database WHERE datname = $1", [name]);
+      expect(owned.rows[0].owner).toBe(name);
+      const revealed = (await client.graphql(`query($id: ID!) { revealResourceUrl(id: $id) }`, { id: db.body.id })).body.data.revealResourceUrl;
+      const own = new pg.Client({ connectionString: fromHost(revealed) });
+      await own.connect();
+      await own.query("CREATE TABLE t (x int)");
+      await own.end();
+      expect((await client.post(`/api/resources/${db.body.id}/backups`)).status).toBe(201);
+      expect((await client.request("DELETE", `/api/resources/${db.body.id}`)).status).toBe(204);
+      expect(await exists(name)).toEqual({ database: false, role: false });
+    } finally {
+      await second.close();
+      await admin.query(`DROP ROLE IF EXISTS ${provisioner}`);
+    }
+  });
+});

@@ -26,8 +26,10 @@ export function createPostgresProvisioner(options: PostgresOptions): DatabasePro
   const nameOf = (ref: DatabaseRef) => `slipway_${checkedId(ref.id)}`;
   const ident = (name: string) => pg.escapeIdentifier(name);
 
+  const terminate = (name: string) => admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [name]);
+
   async function dropAll(name: string): Promise<void> {
-    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [name]);
+    await terminate(name);
     await admin.query(`DROP DATABASE IF EXISTS ${ident(name)} WITH (FORCE)`);
     await admin.query(`DROP ROLE IF EXISTS ${ident(name)}`);
   }
@@ -84,8 +86,11 @@ export function createPostgresProvisioner(options: PostgresOptions): DatabasePro
 
     backup: (_ref, url, file) => tool(["/usr/bin/pg_dump", "--format=custom", "--file", file, ...connectionArgs(url)], url),
 
-    restore: (_ref, url, file) =>
-      tool(["/usr/bin/pg_restore", "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", ...connectionArgs(url), file], url),
+    // The app is stopped; other sessions (a console left open) would hold the locks --clean needs.
+    restore: async (ref, url, file) => {
+      await terminate(nameOf(ref));
+      await tool(["/usr/bin/pg_restore", "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction", "--exit-on-error", ...connectionArgs(url), file], url);
+    },
 
     close: () => admin.end(),
   };

@@ -25,7 +25,9 @@ export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger):
 export async function postgresEndpoint(url: string): Promise<{ host: string; port: number }> {
   const parsed = new URL(url);
   const hostname = parsed.hostname.replace(/^\[|\]$/g, "");
-  const { address } = await lookup(hostname, { family: 4 });
+  const { address } = await lookup(hostname, { family: 4 }).catch((error: Error) => {
+    throw new Error(`POSTGRES_PROVISION_URL: the host ${hostname} does not resolve to an IPv4 address (${error.message})`);
+  });
   return { host: address, port: Number(parsed.port || 5432) };
 }
 
