@@ -88,11 +88,14 @@ describe("databases panel", () => {
     const file = await (await download).path();
     expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe("PGDMP");
     await direct.query("DELETE FROM notes");
+    await direct.end(); // a restore ends the database's other sessions
     await row.getByRole("button", { name: "Restore" }).click();
     await confirm(page, "Restore main?", "Restore backup");
     await page.getByText("Restored main").waitFor();
-    expect((await direct.query("SELECT body FROM notes")).rows).toEqual([{ body: "remember me" }]);
-    await direct.end();
+    const after = new pg.Client({ connectionString: url!.replace(/@[\d.]+:/, "@127.0.0.1:") });
+    await after.connect();
+    expect((await after.query("SELECT body FROM notes")).rows).toEqual([{ body: "remember me" }]);
+    await after.end();
 
     // Delete asks for the name, then the database is gone from the page.
     await cache.getByRole("button", { name: "Delete cache" }).click();
