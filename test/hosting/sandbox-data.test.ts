@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalDriver } from "../../server/platform/runtime/local/driver.ts";
-import { SERVICE_ADDRESS } from "../../server/platform/runtime/local/network.ts";
+import { SERVICE_ADDRESS, serviceRules } from "../../server/platform/runtime/local/network.ts";
 import type { RuntimeDriver } from "../../server/platform/runtime/types.ts";
 import { LIMITS, collectOutput, isRoot, lastJson, makeDataDir, makeRelease } from "./runtime-helpers.ts";
 
@@ -102,5 +102,17 @@ describe.runIf(isRoot)("local runtime sandbox with app databases", () => {
     const { [`${SERVICE_ADDRESS}:5432`]: postgres, ...others } = probe.connects;
     expect(postgres).toBe("CONNECTED");
     for (const [target, outcome] of Object.entries(others)) expect(outcome, target).not.toBe("CONNECTED");
+  });
+});
+
+describe("the services table", () => {
+  it("forwards exactly one TCP port of one IPv4 address, and takes nothing else into the nftables script", () => {
+    const rules = serviceRules({ host: "127.0.0.1", port: 5432 });
+    expect(rules.match(/dnat ip to [^\s]+/g)).toEqual(["dnat ip to 127.0.0.1:5432"]);
+    expect(rules).toContain(`ip daddr ${SERVICE_ADDRESS} tcp dport 5432`);
+    for (const host of ["127.0.0.1 accept; flush ruleset", "db.example.com", "::1", "127.0.0.1\n}"]) {
+      expect(() => serviceRules({ host, port: 5432 }), host).toThrow(/IPv4/);
+    }
+    for (const port of [0, 65536, 5432.5, Number.NaN]) expect(() => serviceRules({ host: "127.0.0.1", port }), String(port)).toThrow(/port/);
   });
 });
