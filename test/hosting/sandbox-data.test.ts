@@ -99,6 +99,7 @@ describe.runIf(isRoot)("local runtime sandbox with app databases", () => {
   it("forwards the PostgreSQL port of the provision server at the service address, and nothing else", () => {
     expect(driver.appEndpoint({ host: "127.0.0.1", port: 5432 })).toEqual({ host: SERVICE_ADDRESS, port: 5432 });
     expect(driver.appEndpoint({ host: "127.0.0.1", port: 6379 })).toEqual({ host: "127.0.0.1", port: 6379 });
+    expect(driver.sandbox.layers.find((l) => l.name === "network")?.detail).toContain(`at ${SERVICE_ADDRESS}:5432 only`);
     const { [`${SERVICE_ADDRESS}:5432`]: postgres, ...others } = probe.connects;
     expect(postgres).toBe("CONNECTED");
     for (const [target, outcome] of Object.entries(others)) expect(outcome, target).not.toBe("CONNECTED");

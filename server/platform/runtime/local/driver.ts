@@ -50,7 +50,12 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Ru
   const enforcement = await probe({ uidBase, cgroupParent });
   const slotsDir = options.slotsDir ?? (enforcement.root ? "/run/slipway/slots" : path.join(os.tmpdir(), `slipway-${process.getuid?.()}`, "slots"));
   const self = { dataDir: path.resolve(options.dataDir), pid: process.pid, startTime: processStartTime("self") ?? 0 };
-  if (options.forward && enforcement.network) await setupServiceForward(options.forward);
+  if (options.forward && enforcement.network) {
+    await setupServiceForward(options.forward);
+    const { host, port } = options.forward;
+    const network = enforcement.report.layers.find((l) => l.name === "network");
+    if (network) network.detail += `; one exception: the PostgreSQL server of app databases (${host}:${port}), at ${SERVICE_ADDRESS}:${port} only`;
+  }
   return new LocalDriver(enforcement, { ...options, uidBase, cgroupParent, graceMs: options.graceMs ?? 5000 }, new SlotRegistry(slotsDir, APP_RANGE.slots, self));
 }
 
