@@ -119,9 +119,16 @@ export function createGitHubWebhookService(deps: {
     }
   }
 
+  /** The parent's variables, except its databases' URLs (a pull request never gets the parent's data); the preview's own databases keep theirs. */
   async function copyEnv(fromAppId: string, toAppId: string): Promise<void> {
-    const vars = await db.envVar.findMany({ where: { appId: fromAppId }, select: { key: true, value: true } });
-    await db.$transaction([db.envVar.deleteMany({ where: { appId: toAppId } }), db.envVar.createMany({ data: vars.map((v) => ({ ...v, appId: toAppId })) })]);
+    const databaseKeys = async (appId: string) => (await db.resource.findMany({ where: { appId }, select: { envKey: true } })).map((r) => r.envKey);
+    const [parentKeys, ownKeys] = await Promise.all([databaseKeys(fromAppId), databaseKeys(toAppId)]);
+    const skipped = new Set([...parentKeys, ...ownKeys]);
+    const vars = (await db.envVar.findMany({ where: { appId: fromAppId }, select: { key: true, value: true } })).filter((v) => !skipped.has(v.key));
+    await db.$transaction([
+      db.envVar.deleteMany({ where: { appId: toAppId, key: { notIn: ownKeys } } }),
+      db.envVar.createMany({ data: vars.map((v) => ({ ...v, appId: toAppId })) }),
+    ]);
   }
 
   return {

@@ -120,6 +120,8 @@ describe("preview apps", () => {
   it("deploys a pull request as pr-<n>-<slug> with the parent's env vars, redeploys it on synchronize, and deletes it when closed", async () => {
     const { repo, slug } = await project({ previews: true });
     expect((await owner.post(`/api/apps/${slug}/env`, { GREETING: "hello" })).status).toBe(200);
+    // The parent's database URL is not handed to pull requests.
+    expect((await owner.post(`/api/apps/${slug}/resources`, {})).status).toBe(201);
     const head = github.commit(repo, site("pr two"), "PR work", "changes");
     github.pullRef(repo, 2, "changes");
     const opened = { ...fixture("pull_request"), repository: { full_name: repo } };
