@@ -14,8 +14,8 @@ const fs = require("fs"), net = require("net");
 const targets = JSON.parse(process.env.TARGETS);
 const read = (p) => { try { return "READ " + fs.readFileSync(p, "utf8").slice(0, 100); } catch (e) { return e.code; } };
 const write = (p) => { try { fs.appendFileSync(p, "x"); return "WROTE"; } catch (e) { return e.code; } };
-const connect = (host, port) => new Promise((resolve) => {
-  const socket = net.connect({ host, port, timeout: 1500 });
+const connect = (host, port, localAddress) => new Promise((resolve) => {
+  const socket = net.connect({ host, port, localAddress, timeout: 1500 });
   socket.once("connect", () => { socket.destroy(); resolve("CONNECTED"); });
   socket.once("timeout", () => { socket.destroy(); resolve("TIMEOUT"); });
   socket.once("error", (e) => resolve(e.code));
@@ -28,6 +28,8 @@ const connect = (host, port) => new Promise((resolve) => {
     connects: {},
   };
   await Promise.all(targets.connects.map(async ([host, port]) => { result.connects[host + ":" + port] = await connect(host, port); }));
+  // From 127.0.0.1, a server trusting loopback connections (pg_hba "trust") would take the app for the host.
+  result.fromLoopback = await connect(targets.connects[0][0], targets.connects[0][1], "127.0.0.1");
   console.log(JSON.stringify(result));
 })();
 `;
@@ -37,6 +39,7 @@ interface Probe {
   reads: Record<string, string>;
   writes: Record<string, string>;
   connects: Record<string, string>;
+  fromLoopback: string;
 }
 
 describe.runIf(isRoot)("local runtime sandbox with app databases", () => {
@@ -103,6 +106,7 @@ describe.runIf(isRoot)("local runtime sandbox with app databases", () => {
     const { [`${SERVICE_ADDRESS}:5432`]: postgres, ...others } = probe.connects;
     expect(postgres).toBe("CONNECTED");
     for (const [target, outcome] of Object.entries(others)) expect(outcome, target).not.toBe("CONNECTED");
+    expect(probe.fromLoopback, "a connection from the app's own 127.0.0.1").toMatch(/^(E[A-Z]+|TIMEOUT)$/);
   });
 });
 
