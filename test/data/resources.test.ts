@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, waitFor } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { bearer, issueTokens, userWithClient } from "../oauth/helpers.ts";
 import { dbAppZip } from "./db-app.ts";
 
 let server: TestServer;
@@ -101,6 +102,28 @@ describe("database routes", () => {
     expect(app.body.resources.map((r: { id: string }) => r.id)).toEqual([db.body.id, other.body.id]);
     expect((await owner.get(`/api/resources/${db.body.id}/backups`)).body).toHaveLength(1);
     await owner.request("DELETE", `/api/apps/${slug}`);
+  });
+
+  it("need read:apps to read and write:apps to change, for OAuth tokens (the download route included)", async () => {
+    const { user, client } = await userWithClient(server);
+    const slug = await newApp(user);
+    const db = await user.post(`/api/apps/${slug}/resources`, {});
+    const backup = await user.post(`/api/resources/${db.body.id}/backups`);
+    const reader = bearer(server, (await issueTokens(server, user, client, "read:apps")).access_token);
+    expect((await reader.get(`/api/apps/${slug}`)).body.resources).toHaveLength(1);
+    expect((await reader.get(`/api/resources/${db.body.id}/backups`)).status).toBe(200);
+    expect((await reader.get(`/api/resources/${db.body.id}/backups/${backup.body.id}`)).status).toBe(200);
+    const writes = await Promise.all([
+      reader.post(`/api/apps/${slug}/resources`, {}),
+      reader.request("DELETE", `/api/resources/${db.body.id}`),
+      reader.post(`/api/resources/${db.body.id}/backups`),
+      reader.post(`/api/resources/${db.body.id}/backups/${backup.body.id}/restore`),
+    ]);
+    expect(writes.map((r) => [r.status, r.body.error.code])).toEqual(Array(4).fill([403, "insufficient_scope"]));
+    const userOnly = bearer(server, (await issueTokens(server, user, client, "read:user")).access_token);
+    const download = await userOnly.get(`/api/resources/${db.body.id}/backups/${backup.body.id}`);
+    expect([download.status, download.body.error.code]).toEqual([403, "insufficient_scope"]);
+    expect(download.headers.get("www-authenticate")).toContain('scope="read:apps"');
   });
 
   it("validate the type and name, and say when PostgreSQL is not available", async () => {
