@@ -11,6 +11,7 @@ import { registerGraphQL } from "./graphql/server.ts";
 import { createRouter, type RouteTable } from "./hosting/router/index.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
+import { backupDownloadRoutes } from "./http/backup-download.ts";
 import { githubWebhookRoutes } from "./http/github-webhook.ts";
 import { registerGuard } from "./http/guard.ts";
 import { registerHostCheck } from "./http/host.ts";
@@ -83,6 +84,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   });
   await app.register(oauthRoutes, { platform });
   await app.register(githubWebhookRoutes, { platform });
+  await app.register(backupDownloadRoutes, { platform });
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());

@@ -79,13 +79,15 @@ const schema = z.object({
   LOG_RETENTION_LINES: positiveInt.default(10_000),
   RELEASES_KEPT: positiveInt.default(5),
   GRAPHQL_JIT: bool.default(true),
+  BACKUP_INTERVAL_HOURS: positiveInt.default(24),
+  BACKUP_RETENTION_DAYS: positiveInt.default(7),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type Env = z.input<typeof schema>;
 
 /** Never echoed in a configuration error. */
-const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY"]);
+const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY", "POSTGRES_PROVISION_URL"]);
 
 export interface Config {
   /** NODE_ENV=production: anonymous callers get no schema introspection. */
@@ -114,7 +116,10 @@ export interface Config {
   githubToken?: string;
   /** How many preview apps (pull requests) one app may have at once. */
   previewsPerApp: number;
+  /** A PostgreSQL role allowed to CREATE DATABASE/ROLE: enables postgres app databases (the default type then). */
   postgresProvisionUrl?: string;
+  /** Every database is backed up each intervalHours; backups older than retentionDays are deleted. */
+  backups: { intervalHours: number; retentionDays: number };
   s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   runtime: "local";
   /** Run apps even when a sandbox layer is unavailable on this machine (the boot log names which). */
@@ -178,6 +183,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     githubToken: e.GITHUB_TOKEN,
     previewsPerApp: e.PREVIEWS_PER_APP,
     postgresProvisionUrl: e.POSTGRES_PROVISION_URL,
+    backups: { intervalHours: e.BACKUP_INTERVAL_HOURS, retentionDays: e.BACKUP_RETENTION_DAYS },
     s3: e.S3_ENDPOINT
       ? { endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
       : undefined,

@@ -2,6 +2,7 @@
 // release running through its supervisor, and answers the router from memory. It knows apps and
 // deployments by id; users, quotas and access checks stay in the services that call it.
 import fs from "node:fs/promises";
+import path from "node:path";
 import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
@@ -173,6 +174,34 @@ export class HostingEngine {
     void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
   }
 
+  /** Where the app's processes see a file of its data directory (its SQLite databases). */
+  appDataPath(appId: string, file: string): { host: string; inApp: string } {
+    const host = path.join(this.paths.data(appId), file);
+    const dataPath = this.deps.driver.dataPath;
+    return { host, inApp: dataPath ? path.posix.join(dataPath, file) : host };
+  }
+
+  /** Where the app's processes reach a platform service (the PostgreSQL server of their databases). */
+  appEndpoint(service: { host: string; port: number }): { host: string; port: number } {
+    return this.deps.driver.appEndpoint(service);
+  }
+
+  /** Runs `fn` with the app's processes stopped (a database restore), then starts its live release again. */
+  async whileStopped<T>(app: { id: string; slug: string }, fn: () => Promise<T>): Promise<T> {
+    const supervisor = this.supervisors.get(app.id);
+    const release = supervisor?.liveRelease;
+    const running = !!supervisor?.instance && !!release;
+    if (running) await supervisor!.stop();
+    try {
+      return await fn();
+    } finally {
+      if (running) {
+        this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release!.deploymentId, line: "Restarting after a database restore." });
+        await supervisor!.bringBack(release!);
+      }
+    }
+  }
+
   /** Stops everything the app runs and removes its releases; the database rows are the caller's. */
   async remove(app: { id: string; slug: string }): Promise<void> {
     await this.queue.drop(app.id);
@@ -207,6 +236,7 @@ export class HostingEngine {
           stopGraceMs: options.stopGraceMs,
           backoff: options.backoff,
           envOf: (appId) => this.envOf(appId),
+          dataDirOf: (appId) => this.paths.data(appId),
           redactorOf: (appId) => this.redactors.get(appId) ?? ((line) => line),
           clock: this.deps.clock ?? systemClock,
           onError: this.deps.onError,

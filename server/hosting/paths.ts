@@ -1,4 +1,5 @@
-// Where the engine keeps things under DATA_DIR: each app's releases, and zips staged between upload and deploy.
+// Where the engine keeps things under DATA_DIR: each app's releases and data (its SQLite databases, kept across
+// releases, seen only by its own processes), and zips staged between upload and deploy.
 import path from "node:path";
 
 export interface HostingPaths {
@@ -6,6 +7,7 @@ export interface HostingPaths {
   uploads: string;
   app(appId: string): string;
   release(appId: string, deploymentId: string): string;
+  data(appId: string): string;
 }
 
 export function hostingPaths(dataDir: string): HostingPaths {
@@ -15,5 +17,6 @@ export function hostingPaths(dataDir: string): HostingPaths {
     uploads: path.join(dataDir, "uploads"),
     app: (appId) => path.join(apps, appId),
     release: (appId, deploymentId) => path.join(apps, appId, "releases", deploymentId),
+    data: (appId) => path.join(apps, appId, "data"),
   };
 }

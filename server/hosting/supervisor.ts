@@ -45,6 +45,8 @@ export interface SupervisorDeps {
   stopGraceMs: number;
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
   envOf(appId: string): Promise<Record<string, string>>;
+  /** The app's own data directory, bound read-write into its processes (its SQLite databases). */
+  dataDirOf(appId: string): string;
   redactorOf(appId: string): Redact;
   clock: Clock;
   /** Unexpected failures (for the operator's log, never the app's). */
@@ -118,6 +120,7 @@ export class AppSupervisor {
       appKey: this.app.id,
       instanceId: randomUUID(),
       workDir: release.dir,
+      dataDir: this.deps.dataDirOf(this.app.id),
       argv: release.web.argv,
       env: await this.deps.envOf(this.app.id),
       limits: this.deps.limits,

@@ -14,6 +14,7 @@ import { createPubSub, type PubSub } from "./pubsub/index.ts";
 import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
+import { createProvisioners } from "./databases/index.ts";
 
 export interface Platform {
   config: Config;
@@ -63,7 +64,12 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     },
   });
   const storage = createStorage(config);
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens, storage });
+  const databases = await createProvisioners(config, {
+    pathOf: (appId, file) => engine.appDataPath(appId, file),
+    appEndpoint: (server) => engine.appEndpoint(server),
+  });
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens, storage, databases });
+  services.backups.start();
   return {
     config,
     db,
@@ -75,7 +81,9 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
+      await services.backups.stop();
       await engine.close();
+      await databases.close();
       await clearedElsewhere.return?.();
       await Promise.all([counters.close(), pubsub.close(), mailer.close(), storage.close()]);
       await Promise.all([db.$disconnect(), sql.close()]);

@@ -266,7 +266,7 @@ export const routes: RestRoute[] = [
     tag: "apps",
     summary: "An app with its env vars, databases and recent deployments",
     document: `query App($slug: String!) { app(slug: $slug) {
-      ...AppFields env { key value } resources { id type name envKey createdAt } deployments { ...DeploymentFields } } }`,
+      ...AppFields env { key value } resources { ...ResourceFields } deployments { ...DeploymentFields } } }`,
   },
   {
     method: "PATCH",
@@ -375,5 +375,46 @@ export const routes: RestRoute[] = [
     document: `mutation UnsetEnv($slug: String!, $key: String!) { unsetEnv(slug: $slug, key: $key) }`,
     variables: ({ params, query }) => ({ slug: params.slug, key: query.key }),
     status: 204,
+  },
+  {
+    method: "POST",
+    path: "/api/apps/:slug/resources",
+    tag: "databases",
+    summary: "Provision a database (`{type?: postgres|sqlite, name?}`); its URL becomes the env var `envKey` and a running app restarts with it",
+    document: `mutation CreateResource($slug: String!, $input: CreateResourceInput) {
+      createResource(slug: $slug, input: $input) { ... on Resource { ...ResourceFields } ...ErrorFields } }`,
+    input: "input",
+    status: 201,
+  },
+  {
+    method: "DELETE",
+    path: "/api/resources/:id",
+    tag: "databases",
+    summary: "Drop the database for real, with its backups; its env var is removed and a running app restarts",
+    document: `mutation DeleteResource($id: ID!) { deleteResource(id: $id) }`,
+    status: 204,
+  },
+  {
+    method: "GET",
+    path: "/api/resources/:id/backups",
+    tag: "databases",
+    summary: "The database's backups (size in bytes, time, trigger), newest first",
+    document: `query ResourceBackups($id: ID!) { resourceBackups(id: $id) { ...BackupFields } }`,
+  },
+  {
+    method: "POST",
+    path: "/api/resources/:id/backups",
+    tag: "databases",
+    summary: "Back the database up now",
+    document: `mutation BackupResource($id: ID!) { backupResource(id: $id) { ... on Backup { ...BackupFields } ...ErrorFields } }`,
+    status: 201,
+  },
+  {
+    method: "POST",
+    path: "/api/resources/:id/backups/:backupId/restore",
+    tag: "databases",
+    summary: "Put the backup's content back into the same database; the app is stopped meanwhile and started again",
+    document: `mutation RestoreBackup($id: ID!, $backupId: ID!) {
+      restoreBackup(id: $id, backupId: $backupId) { ... on Backup { ...BackupFields } ...ErrorFields } }`,
   },
 ];

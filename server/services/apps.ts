@@ -39,6 +39,8 @@ const GITHUB_TOKEN = /^[\x21-\x7e]{1,255}$/;
 export function createAppService(deps: { db: Db; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
   const { db, engine, accounts } = deps;
   const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
+  /** What else goes with a deleted app (its databases), run once its processes are stopped. */
+  const removeHooks: ((app: AppRow) => Promise<void>)[] = [];
 
   async function mine(ownerId: string, slug: string): Promise<AppRow> {
     const app = typeof slug === "string" ? await db.app.findUnique({ where: { slug } }) : null;
@@ -48,6 +50,10 @@ export function createAppService(deps: { db: Db; config: Config; engine: Hosting
 
   return {
     mine,
+
+    onRemove(hook: (app: AppRow) => Promise<void>): void {
+      removeHooks.push(hook);
+    },
 
     /** Yields once now, then after every change of the app's status or deployments. */
     async watch(ownerId: string, slug: string): Promise<AsyncGenerator<void>> {
@@ -135,8 +141,12 @@ export function createAppService(deps: { db: Db; config: Config; engine: Hosting
     async remove(by: Acting, slug: string): Promise<AppRow> {
       const app = await mine(by.id, slug);
       const previews = await db.app.findMany({ where: { previewOfId: app.id } });
-      for (const preview of previews) await engine.remove(preview);
+      for (const preview of previews) {
+        await engine.remove(preview);
+        for (const hook of removeHooks) await hook(preview);
+      }
       await engine.remove(app);
+      for (const hook of removeHooks) await hook(app);
       await db.app.delete({ where: { id: app.id } });
       await deps.audit.by(by, "app.delete", { type: "app", id: app.id }, { slug: app.slug, previews: previews.map((p) => p.slug) });
       return app;

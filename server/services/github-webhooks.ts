@@ -29,7 +29,15 @@ export interface WebhookAnswer {
 
 type Json = Record<string, any>;
 
-export function createGitHubWebhookService(deps: { db: Db; config: Config; engine: HostingEngine; deployments: DeploymentService; audit: AuditService }) {
+export function createGitHubWebhookService(deps: {
+  db: Db;
+  config: Config;
+  engine: HostingEngine;
+  deployments: DeploymentService;
+  audit: AuditService;
+  /** Drops a deleted preview app's databases (services/resources.ts). */
+  removeDatabases: (app: { id: string; slug: string; ownerId: string }) => Promise<void>;
+}) {
   const { db, engine, deployments } = deps;
 
   /** Apps whose repo is `fullName` (GitHub compares owner/name case-insensitively), with `where` on top. */
@@ -70,6 +78,7 @@ export function createGitHubWebhookService(deps: { db: Db; config: Config; engin
         const preview = await db.app.findUnique({ where: { slug: previewSlug(number, parent.slug) } });
         if (preview?.previewOfId !== parent.id) continue;
         await engine.remove(preview);
+        await deps.removeDatabases(preview);
         await db.app.delete({ where: { id: preview.id } });
         // No user acted: GitHub closed the pull request (the delivery's signature proved it came from there).
         await deps.audit.record({ actor: null, action: "app.delete", target: { type: "app", id: preview.id }, details: { slug: preview.slug, via: "github", pullRequest: number } });
@@ -114,9 +123,16 @@ export function createGitHubWebhookService(deps: { db: Db; config: Config; engin
     }
   }
 
+  /** The parent's variables, except its databases' URLs (a pull request never gets the parent's data); the preview's own databases keep theirs. */
   async function copyEnv(fromAppId: string, toAppId: string): Promise<void> {
-    const vars = await db.envVar.findMany({ where: { appId: fromAppId }, select: { key: true, value: true } });
-    await db.$transaction([db.envVar.deleteMany({ where: { appId: toAppId } }), db.envVar.createMany({ data: vars.map((v) => ({ ...v, appId: toAppId })) })]);
+    const databaseKeys = async (appId: string) => (await db.resource.findMany({ where: { appId }, select: { envKey: true } })).map((r) => r.envKey);
+    const [parentKeys, ownKeys] = await Promise.all([databaseKeys(fromAppId), databaseKeys(toAppId)]);
+    const skipped = new Set([...parentKeys, ...ownKeys]);
+    const vars = (await db.envVar.findMany({ where: { appId: fromAppId }, select: { key: true, value: true } })).filter((v) => !skipped.has(v.key));
+    await db.$transaction([
+      db.envVar.deleteMany({ where: { appId: toAppId, key: { notIn: ownKeys } } }),
+      db.envVar.createMany({ data: vars.map((v) => ({ ...v, appId: toAppId })) }),
+    ]);
   }
 
   return {

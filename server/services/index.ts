@@ -30,6 +30,10 @@ import { createGitHubWebhookService } from "./github-webhooks.ts";
 import { createQuotaRequestService } from "./quota-requests.ts";
 import { createAdminUserService } from "./admin-users.ts";
 import { createAdminStatsService } from "./admin-stats.ts";
+import type { Provisioners } from "../platform/databases/index.ts";
+import { createBackupService } from "./backups.ts";
+import { createResourceService } from "./resources.ts";
+import { createSealer } from "./sealed.ts";
 
 export interface ServiceDeps {
   db: Db;
@@ -45,6 +49,8 @@ export interface ServiceDeps {
   githubTokens: GitHubTokenStore;
   /** CDN files and database backups. */
   storage: ObjectStorage;
+  /** App databases: SQLite, and PostgreSQL when POSTGRES_PROVISION_URL is set. */
+  databases: Provisioners;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -57,10 +63,15 @@ export function createServices(deps: ServiceDeps) {
   const { db, engine } = deps;
   const uploads = createUploadService(engine.paths.uploads);
   const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
+  const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
+  apps.onRemove((app) => resources.removeAllOf(app));
+  const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
-  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit });
+  const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit, removeDatabases: (app) => resources.removeAllOf(app) });
   return {
     audit,
+    resources,
+    backups,
     quotaRequests: createQuotaRequestService({ db, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminUsers: createAdminUserService({ db, engine, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminStats: createAdminStatsService(db),

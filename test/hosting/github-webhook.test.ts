@@ -120,6 +120,8 @@ describe("preview apps", () => {
   it("deploys a pull request as pr-<n>-<slug> with the parent's env vars, redeploys it on synchronize, and deletes it when closed", async () => {
     const { repo, slug } = await project({ previews: true });
     expect((await owner.post(`/api/apps/${slug}/env`, { GREETING: "hello" })).status).toBe(200);
+    // The parent's database URL is not handed to pull requests.
+    expect((await owner.post(`/api/apps/${slug}/resources`, {})).status).toBe(201);
     const head = github.commit(repo, site("pr two"), "PR work", "changes");
     github.pullRef(repo, 2, "changes");
     const opened = { ...fixture("pull_request"), repository: { full_name: repo } };
@@ -151,10 +153,18 @@ describe("preview apps", () => {
     expect((await requestApp(server.url, `${preview}.localhost`)).body).toContain("pr two v2");
     expect((await owner.get(`/api/apps/${preview}/env`)).body).toEqual([{ key: "GREETING", value: "updated" }]);
 
+    // A database of the preview goes with it, its backups' stored bytes included.
+    const database = await owner.post(`/api/apps/${preview}/resources`, { name: "preview" });
+    expect(database.status).toBe(201);
+    expect((await owner.post(`/api/resources/${database.body.id}/backups`)).status).toBe(201);
+    const { storageKey } = await server.slipway.platform.db.backup.findFirstOrThrow({ where: { resourceId: database.body.id } });
+    expect(await server.slipway.platform.storage.stat(storageKey)).not.toBeNull();
     const closed = await sendWebhook(server.url, "pull_request", { ...opened, action: "closed" }, { secret: SECRET });
     expect(closed).toMatchObject({ status: 200, body: { deleted: [preview] } });
     const audited = await server.slipway.platform.db.auditEvent.findMany({ where: { action: "app.delete", actorId: null } });
     expect(audited.map((e) => e.details)).toContainEqual({ slug: preview, via: "github", pullRequest: expect.any(Number) });
+    expect(await server.slipway.platform.db.resource.count({ where: { id: database.body.id } })).toBe(0);
+    expect(await server.slipway.platform.storage.stat(storageKey)).toBeNull();
     expect((await owner.get(`/api/apps/${preview}`)).status).toBe(404);
     await waitFor(async () => (await requestApp(server.url, `${preview}.localhost`)).status === 404, 5000, "the preview's host to be gone");
 

@@ -3,6 +3,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { SERVICE_ADDRESS } from "../../server/platform/runtime/local/network.ts";
 import type { OutputSink, SandboxLimits } from "../../server/platform/runtime/types.ts";
 
 export const LIMITS: SandboxLimits = { memoryBytes: 256 * 1024 * 1024, cpuPercent: 100, pids: 64 };
@@ -61,7 +62,7 @@ export function slotOf(address: string): number {
   return ((((a << 24) | (b << 16) | (c << 8) | d) >>> 0) - (((10 << 24) | (201 << 16)) >>> 0) - 2) / 4;
 }
 
-/** Everything of a slot still on the host: namespace, veth, cgroups, firewall mentions, claim. */
+/** Everything of a slot still on the host: namespace, veth, cgroups, firewall mentions (the range and the shared service address aside), claim. */
 export function leftovers(slot: number): string[] {
   const found: string[] = [];
   const netns = execFileSync("ip", ["netns", "list"], { encoding: "utf8" });
@@ -72,7 +73,7 @@ export function leftovers(slot: number): string[] {
     const dir = path.join("/sys/fs/cgroup", controller, "slipway", String(slot));
     if (existsSync(dir)) found.push(`cgroup ${dir}`);
   }
-  if (new RegExp(`\\bswh${slot}\\b|10\\.201\\.`).test(execFileSync("nft", ["list", "ruleset"], { encoding: "utf8" }).replace(/10\.201\.0\.0\/16/g, ""))) {
+  if (new RegExp(`\\bswh${slot}\\b|10\\.201\\.`).test(execFileSync("nft", ["list", "ruleset"], { encoding: "utf8" }).replace(/10\.201\.0\.0\/16/g, "").replaceAll(SERVICE_ADDRESS, ""))) {
     found.push("an nftables entry for the app");
   }
   if (existsSync(`/run/slipway/slots/${slot}`)) found.push(`claim /run/slipway/slots/${slot}`);

@@ -31,17 +31,6 @@ const Sandbox = builder.objectRef<{ driver: string; layers: { name: string; enfo
   fields: (t) => ({ driver: t.exposeString("driver"), layers: t.expose("layers", { type: [SandboxLayer] }) }),
 });
 
-const Resource = builder.prismaObject("Resource", {
-  description: "A database provisioned for an app",
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    type: t.exposeString("type"),
-    name: t.exposeString("name"),
-    envKey: t.exposeString("envKey"),
-    createdAt: t.expose("createdAt", { type: "DateTime" }),
-  }),
-});
-
 const GitHubWebhookInfo = builder.objectRef<{ payloadUrl: string; secretConfigured: boolean }>("GitHubWebhookInfo").implement({
   fields: (t) => ({
     payloadUrl: t.exposeString("payloadUrl"),
@@ -73,7 +62,7 @@ export const App = builder.prismaObject("App", {
       description: "Environment variables, sorted by key",
       resolve: (app, _args, ctx) => ctx.db.envVar.findMany({ where: { appId: app.id }, orderBy: { key: "asc" } }),
     }),
-    resources: t.relation("resources", { query: { orderBy: { createdAt: "asc" } } }),
+    resources: t.relation("resources", { authScopes: READ, description: "The app's databases, oldest first", query: { orderBy: { createdAt: "asc" } } }),
     deployments: t.field({
       type: [Deployment],
       description: "Newest first",

@@ -13,5 +13,6 @@ import "./logs.ts";
 import "./quota-requests.ts";
 import "./admin.ts";
 import "./audit.ts";
+import "./resources.ts";
 
 export const schema = builder.toSchema();

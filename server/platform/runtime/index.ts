@@ -1,4 +1,5 @@
 // The runtime driver, chosen once from the configuration; the report of what it enforces is logged at boot.
+import { lookup } from "node:dns/promises";
 import type { Config } from "../../config.ts";
 import { createLocalDriver } from "./local/driver.ts";
 import type { RuntimeDriver, SandboxReport } from "./types.ts";
@@ -6,7 +7,7 @@ import type { RuntimeDriver, SandboxReport } from "./types.ts";
 export type * from "./types.ts";
 export { SandboxUnavailableError } from "./errors.ts";
 
-export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial">;
+export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "postgresProvisionUrl">>;
 
 export interface RuntimeLogger {
   info(message: string): void;
@@ -14,9 +15,20 @@ export interface RuntimeLogger {
 }
 
 export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger): Promise<RuntimeDriver> {
-  const driver = await createLocalDriver({ dataDir: config.dataDir, allowPartial: config.sandboxAllowPartial });
+  const forward = config.postgresProvisionUrl ? await postgresEndpoint(config.postgresProvisionUrl) : undefined;
+  const driver = await createLocalDriver({ dataDir: config.dataDir, allowPartial: config.sandboxAllowPartial, forward });
   if (log) logSandbox(driver.sandbox, config.sandboxAllowPartial, log);
   return driver;
+}
+
+/** The provision server's IPv4 address and port: the one host service apps may reach (their databases). */
+export async function postgresEndpoint(url: string): Promise<{ host: string; port: number }> {
+  const parsed = new URL(url);
+  const hostname = parsed.hostname.replace(/^\[|\]$/g, "");
+  const { address } = await lookup(hostname, { family: 4 }).catch((error: Error) => {
+    throw new Error(`POSTGRES_PROVISION_URL: the host ${hostname} does not resolve to an IPv4 address (${error.message})`);
+  });
+  return { host: address, port: Number(parsed.port || 5432) };
 }
 
 /** One line per layer, then what follows for apps when some layer is missing. */

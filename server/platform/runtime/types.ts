@@ -20,6 +20,11 @@ export interface ProcessSpec {
   appKey: string;
   /** Absolute directory bound read-write at /app inside the sandbox, and the working directory. */
   workDir: string;
+  /**
+   * The app's own data directory (its SQLite databases), bound read-write at RuntimeDriver.dataPath inside the
+   * sandbox; kept across releases. Only ever the app's own folder.
+   */
+  dataDir?: string;
   /** Run inside the sandbox as is: never a shell string built from user input. */
   argv: string[];
   /** The whole environment the process sees (the driver adds PORT and what the runtime needs: HOME, PATH). */
@@ -82,6 +87,10 @@ export interface RuntimeDriver {
   readonly name: string;
   /** What this driver enforces on this machine, probed once when it was created. */
   readonly sandbox: SandboxReport;
+  /** Where ProcessSpec.dataDir appears inside the app's processes ("/data"), or null: at its host path. */
+  readonly dataPath: string | null;
+  /** Where the app's processes reach a platform service (the PostgreSQL server of app databases). */
+  appEndpoint(service: { host: string; port: number }): { host: string; port: number };
   /** Runs a one-off command (build, release phase) to completion. */
   run(spec: RunSpec): Promise<RunResult>;
   /** Starts a long-running instance; resolves once spawned, not once it answers HTTP. */

@@ -3,11 +3,13 @@
 // builds the sandbox in a fresh user namespace (so the command runs with no capabilities at all):
 //   - read-only /usr (node, npm) with /bin, /lib… as symlinks into it, and only the /etc files programs need;
 //   - the release directory read-write at /app (the working directory), a private /tmp, fresh /proc and /dev;
+//   - for an app instance, the app's own data directory (its SQLite databases) read-write at /data;
 //   - own pid, ipc, uts and cgroup namespaces, a new session, killed when the platform dies;
 //   - an environment of exactly the variables given (--clearenv).
 // The environment travels on a pipe (--args) rather than the command line, which every host user can read.
 
 export const BWRAP = "/usr/bin/bwrap";
+export const DATA_PATH = "/data";
 const NSENTER = "/usr/bin/nsenter";
 const SETPRIV = "/usr/bin/setpriv";
 
@@ -18,6 +20,8 @@ const ETC_FILES = ["/etc/resolv.conf", "/etc/hosts", "/etc/nsswitch.conf", "/etc
 
 export interface SandboxCommand {
   workDir: string;
+  /** The app's own data directory, bound read-write at DATA_PATH. */
+  dataDir?: string;
   argv: string[];
   env: Record<string, string>;
   /** Drop to this uid (and gid) before bwrap; unset when the platform does not run as root. */
@@ -55,6 +59,7 @@ export function bwrapOptions(cmd: SandboxCommand): string[] {
     "--dev", "/dev",
     "--tmpfs", "/tmp",
     "--bind", cmd.workDir, "/app",
+    ...(cmd.dataDir ? ["--bind", cmd.dataDir, DATA_PATH] : []),
     "--chdir", "/app",
     // The sandbox's own root (a tmpfs holding the mount points) read-only too: /app and /tmp stay writable.
     "--remount-ro", "/",

@@ -1,6 +1,7 @@
 // The local runtime driver: builds and apps as sandboxed processes on this machine (see bwrap.ts,
 // cgroups.ts, network.ts). Each app holds a slot (slots.ts) from its first run until removeApp: its uid,
 // network namespace and cgroup. Each process gets its own cgroup below the app's with the spec's limits.
+import { mkdir } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -8,7 +9,8 @@ import { SandboxUnavailableError } from "../errors.ts";
 import type { ExitInfo, Instance, InstanceSpec, ProcessSpec, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { Cgroup } from "./cgroups.ts";
 import { launch, type Launched } from "./launch.ts";
-import { APP_RANGE, appNetwork, createAppNetwork, removeAppNetwork, type AppNetwork } from "./network.ts";
+import { DATA_PATH } from "./bwrap.ts";
+import { APP_RANGE, SERVICE_ADDRESS, appNetwork, createAppNetwork, removeAppNetwork, setupHostNetwork, setupServiceForward, type AppNetwork, type ForwardedService } from "./network.ts";
 import { probe, type Enforcement } from "./probe.ts";
 import { SlotRegistry, processStartTime } from "./slots.ts";
 import { prepareWorkDir } from "./workdir.ts";
@@ -26,6 +28,8 @@ export interface LocalDriverOptions {
   cgroupParent?: string;
   /** How long stop() waits after SIGTERM by default. */
   graceMs?: number;
+  /** The one host service apps may reach (the PostgreSQL server of app databases), at SERVICE_ADDRESS. */
+  forward?: ForwardedService;
 }
 
 interface App {
@@ -46,6 +50,12 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Ru
   const enforcement = await probe({ uidBase, cgroupParent });
   const slotsDir = options.slotsDir ?? (enforcement.root ? "/run/slipway/slots" : path.join(os.tmpdir(), `slipway-${process.getuid?.()}`, "slots"));
   const self = { dataDir: path.resolve(options.dataDir), pid: process.pid, startTime: processStartTime("self") ?? 0 };
+  if (options.forward && enforcement.network) {
+    await setupServiceForward(options.forward);
+    const { host, port } = options.forward;
+    const network = enforcement.report.layers.find((l) => l.name === "network");
+    if (network) network.detail += `; one exception: the PostgreSQL server of app databases (${host}:${port}), at ${SERVICE_ADDRESS}:${port} only`;
+  }
   return new LocalDriver(enforcement, { ...options, uidBase, cgroupParent, graceMs: options.graceMs ?? 5000 }, new SlotRegistry(slotsDir, APP_RANGE.slots, self));
 }
 
@@ -58,10 +68,20 @@ class LocalDriver implements RuntimeDriver {
 
   constructor(
     private readonly e: Enforcement,
-    private readonly options: Required<Omit<LocalDriverOptions, "slotsDir">>,
+    private readonly options: Required<Omit<LocalDriverOptions, "slotsDir" | "forward">> & Pick<LocalDriverOptions, "forward">,
     private readonly slots: SlotRegistry,
   ) {
     this.sandbox = e.report;
+  }
+
+  get dataPath(): string | null {
+    return this.e.bwrap ? DATA_PATH : null;
+  }
+
+  appEndpoint(service: { host: string; port: number }): { host: string; port: number } {
+    const forward = this.options.forward;
+    const forwarded = this.e.network && forward && forward.host === service.host && forward.port === service.port;
+    return forwarded ? { host: SERVICE_ADDRESS, port: service.port } : service;
   }
 
   async run(spec: RunSpec): Promise<RunResult> {
@@ -95,10 +115,11 @@ class LocalDriver implements RuntimeDriver {
     this.refuseUnlessAllowed();
     const app = await this.app(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "if-not-owned" });
+    const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
     const port = await this.port(app);
     try {
       const env = { ...this.baseEnv(spec, workDir), PORT: String(port) };
-      const { launched, cgroup } = await this.launch(app, { ...spec, workDir }, env);
+      const { launched, cgroup } = await this.launch(app, { ...spec, workDir, dataDir }, env);
       const exited = this.finish(app, launched, cgroup).finally(() => {
         app.ports.delete(port);
         this.instances.delete(instance);
@@ -142,6 +163,13 @@ class LocalDriver implements RuntimeDriver {
     await Promise.all([...this.apps.keys()].map((key) => this.removeApp(key)));
   }
 
+  /** The app's data directory, created 0700 and owned by the app's uid (its slot, hence uid, may change). */
+  private async prepareDataDir(dir: string, app: App): Promise<string> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    // "always": the platform creates and restores database files in it as root.
+    return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
+  }
+
   private refuseUnlessAllowed(): void {
     const missing = this.sandbox.layers.filter((l) => !l.enforced).map((l) => l.name);
     if (missing.length > 0 && !this.options.allowPartial) throw new SandboxUnavailableError(missing);
@@ -164,6 +192,11 @@ class LocalDriver implements RuntimeDriver {
       const app: App = { key, slot, ports: new Set(), running: new Set() };
       if (this.e.uids) app.uid = this.options.uidBase + slot;
       if (this.e.network) {
+        // Another platform on this machine may have rewritten the host-wide tables since boot: set them again.
+        if (this.options.forward) {
+          await setupHostNetwork();
+          await setupServiceForward(this.options.forward);
+        }
         app.network = appNetwork(slot);
         await createAppNetwork(app.network);
       }
@@ -200,6 +233,7 @@ class LocalDriver implements RuntimeDriver {
         workDir: spec.workDir,
         argv: spec.argv,
         env,
+        dataDir: spec.dataDir,
         uid: app.uid,
         netns: app.network?.netns,
         cgroup,

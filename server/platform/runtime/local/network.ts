@@ -9,6 +9,10 @@
 //     apps external APIs (with net.ipv4.ip_forward on).
 // A blackhole route for the whole range makes an address of no app fail at once (here an unrouted address
 // would otherwise reach a proxy that accepts any TCP connection).
+// One exception to "no host service": the PostgreSQL server that app databases live on (POSTGRES_PROVISION_URL).
+// Apps dial it at SERVICE_ADDRESS (the last /30 of the range, never an app's); a second table, written only by a
+// platform that provisions databases, forwards that one TCP port to the server (DNAT, with a conntrack mark),
+// and the input chain accepts only connections carrying that mark. Every other host port stays refused.
 import fs from "node:fs/promises";
 import { exec, execIgnoring } from "./exec.ts";
 
@@ -24,8 +28,20 @@ export interface AppNetwork {
   appAddress: string;
 }
 
-/** 10.201.0.0/16 holds 16384 /30 pairs: slot n is 10.201.0.0 + 4n. */
-export const APP_RANGE = { base: (10 << 24) | (201 << 16), prefix: 16, slots: 16384 };
+/** 10.201.0.0/16 holds 16384 /30 pairs: slot n is 10.201.0.0 + 4n; the last pair is kept for SERVICE_ADDRESS. */
+export const APP_RANGE = { base: (10 << 24) | (201 << 16), prefix: 16, slots: 16383 };
+
+/** Where apps reach a forwarded platform service (the PostgreSQL server of their databases). */
+export const SERVICE_ADDRESS = "10.201.255.253";
+export const SERVICES_TABLE = "slipway_services";
+/** The conntrack mark of a connection forwarded by the services table (the input chain accepts only those). */
+const FORWARDED_MARK = "0x51590001";
+
+export interface ForwardedService {
+  /** An IPv4 address (127.0.0.1 for a server on this machine). */
+  host: string;
+  port: number;
+}
 
 export function appNetwork(slot: number): AppNetwork {
   if (slot < 0 || slot >= APP_RANGE.slots) throw new Error(`slot ${slot} is outside the app address range`);
@@ -47,12 +63,14 @@ table inet ${TABLE} {
   chain input {
     type filter hook input priority filter - 10; policy accept;
     iifname ${apps} ct state established,related accept
+    iifname ${apps} meta l4proto tcp ct status dnat ct mark ${FORWARDED_MARK} accept
     iifname ${apps} counter drop
   }
   chain forward {
     type filter hook forward priority filter - 10; policy accept;
     oifname ${apps} ct state established,related accept
     oifname ${apps} counter drop
+    iifname ${apps} meta l4proto tcp ct status dnat ct mark ${FORWARDED_MARK} accept
     iifname ${apps} ip daddr { ${rangeCidr()}, 169.254.0.0/16, 127.0.0.0/8 } counter drop
     iifname ${apps} meta nfproto ipv6 counter drop
   }
@@ -62,6 +80,26 @@ table inet ${TABLE} {
   }
 }
 `;
+}
+
+/** The services table: SERVICE_ADDRESS:port forwarded to the one service, TCP only. */
+export function serviceRules(service: ForwardedService): string {
+  if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(service.host)) throw new Error(`a forwarded service needs an IPv4 address, not ${service.host}`);
+  if (!Number.isInteger(service.port) || service.port < 1 || service.port > 65535) throw new Error(`bad port ${service.port}`);
+  return `table inet ${SERVICES_TABLE} {}
+delete table inet ${SERVICES_TABLE}
+table inet ${SERVICES_TABLE} {
+  chain prerouting {
+    type nat hook prerouting priority dstnat; policy accept;
+    iifname "${VETH_PREFIX}*" ip daddr ${SERVICE_ADDRESS} tcp dport ${service.port} ct mark set ${FORWARDED_MARK} dnat ip to ${service.host}:${service.port}
+  }
+}
+`;
+}
+
+/** Forwards SERVICE_ADDRESS:port to the service (host-wide: the last platform to set it wins). */
+export async function setupServiceForward(service: ForwardedService): Promise<void> {
+  await exec([NFT, "-f", "-"], { input: serviceRules(service) });
 }
 
 /** What every app network relies on; idempotent, safe to run from several platforms at once. */
@@ -78,6 +116,9 @@ export async function createAppNetwork(net: AppNetwork): Promise<void> {
   try {
     await exec([IP, "link", "add", net.hostVeth, "type", "veth", "peer", "name", "eth0", "netns", net.netns]);
     await fs.writeFile(`/proc/sys/net/ipv6/conf/${net.hostVeth}/disable_ipv6`, "1").catch(() => {});
+    // A forwarded service on 127.0.0.1 (DNAT to loopback) needs this on the app's veth only, never host-wide;
+    // the input and forward chains still drop every other packet of the app to a loopback address.
+    await fs.writeFile(`/proc/sys/net/ipv4/conf/${net.hostVeth}/route_localnet`, "1");
     // The app side first, the host side up last: a probe in between would leave an incomplete ARP entry (~1 s).
     await inApp("addr", "add", `${net.appAddress}/30`, "dev", "eth0");
     await inApp("link", "set", "lo", "up");

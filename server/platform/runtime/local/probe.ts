@@ -48,7 +48,7 @@ function layers(
   const cgroup = (controller: keyof Mounts, detail: string) =>
     layer(controller, Boolean(e.cgroups[controller]), `cgroup v1 ${detail}`, `no usable cgroup v1 "${controller}" controller`);
   return [
-    layer("filesystem", e.bwrap, "bubblewrap: read-only /usr and a few /etc files; writable: the release directory at /app and a private /tmp; nothing else of the host", noBwrap),
+    layer("filesystem", e.bwrap, "bubblewrap: read-only /usr and a few /etc files; writable: the release directory at /app, a private /tmp and, for a running app, its own data folder at /data; nothing else of the host", noBwrap),
     layer("user", e.uids, `one uid per app (${options.uidBase} + its slot), dropped with setpriv before bubblewrap, no new privileges`, e.root ? "setpriv is missing" : "the platform does not run as root: apps run as its own user"),
     layer("capabilities", e.bwrap, "none: bubblewrap runs unprivileged in a new user namespace (bounding set empty, nested user namespaces disabled)", noBwrap),
     layer("processes", e.bwrap, "own pid, ipc, uts and cgroup namespaces, a new session; killed with the platform", noBwrap),

@@ -11,7 +11,11 @@ const AppQuery = graphql(`
       env {
         ...EnvEditor_var
       }
+      resources {
+        ...DatabasesPanel_resource
+      }
     }
+    databaseTypes
     viewer {
       quota {
         maxUploadBytes
@@ -44,6 +48,8 @@ export const load: PageLoad = async ({ depends, params, url }) => {
     slug: params.slug,
     app: result.data.app,
     env: result.data.app.env,
+    resources: result.data.app.resources,
+    databaseTypes: result.data.databaseTypes,
     maxUploadBytes: result.data.viewer.quota.maxUploadBytes,
     github: github.data ? { app: github.data.app, webhook: github.data.githubWebhook, problem: null } : { app: null, webhook: null, problem: problemFrom(github.error) },
   };

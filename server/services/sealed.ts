@@ -1,0 +1,52 @@
+// Secrets kept at rest AES-256-GCM encrypted (the pattern of github-tokens.ts): a key generated into
+// DATA_DIR/secrets/<name>.key on first use (mode 0600), and additional data binding each value to its row, so
+// a value copied onto another row does not decrypt.
+import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+
+const VERSION = "v1";
+
+export interface Sealer {
+  seal(boundTo: string, secret: string): string;
+  /** null when the value was sealed with another key, bound to another row, or tampered with. */
+  open(boundTo: string, sealed: string): string | null;
+}
+
+export function createSealer(dataDir: string, name: string): Sealer {
+  const keyFile = path.join(dataDir, "secrets", `${name}.key`);
+  let key: Buffer | undefined;
+
+  function keyOf(): Buffer {
+    if (key) return key;
+    fs.mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+    try {
+      fs.writeFileSync(keyFile, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    key = Buffer.from(fs.readFileSync(keyFile, "utf8").trim(), "base64");
+    if (key.length !== 32) throw new Error(`${keyFile} does not hold a 256-bit key`);
+    return key;
+  }
+
+  return {
+    seal(boundTo, secret) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv("aes-256-gcm", keyOf(), iv).setAAD(Buffer.from(boundTo));
+      const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
+      return [VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), sealed.toString("base64")].join(":");
+    },
+    open(boundTo, stored) {
+      const [version, iv, tag, sealed] = stored.split(":");
+      if (version !== VERSION || !iv || !tag || sealed === undefined) return null;
+      try {
+        const decipher = createDecipheriv("aes-256-gcm", keyOf(), Buffer.from(iv, "base64")).setAAD(Buffer.from(boundTo));
+        decipher.setAuthTag(Buffer.from(tag, "base64"));
+        return Buffer.concat([decipher.update(Buffer.from(sealed, "base64")), decipher.final()]).toString("utf8");
+      } catch {
+        return null;
+      }
+    },
+  };
+}
