@@ -33,9 +33,21 @@ export interface OAuthClientRecord {
   description: string;
   redirectUris: string[];
   public: boolean;
-  ownerId: string;
+  /** Null for a first-party client (FIRST_PARTY_CLIENTS), which belongs to no user. */
+  ownerId: string | null;
   createdAt: Date;
 }
+
+/**
+ * The public client the `slipway` command-line tool logs in with (device flow, refresh, revocation). Its id
+ * is fixed so the CLI needs no configuration; the server creates it at boot (ensureFirstParty) and lists it
+ * in its authorization server metadata as `slipway_cli_client_id`.
+ */
+export const CLI_CLIENT_ID = "svc_slipway_cli";
+
+const FIRST_PARTY_CLIENTS = [
+  { clientId: CLI_CLIENT_ID, name: "Slipway CLI", description: "The slipway command-line tool" },
+] as const;
 
 const MAX_REDIRECT_URIS = 10;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -174,6 +186,17 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
       const clientSecret = randomToken(32);
       const updated = await db.oAuthClient.update({ where: { clientId }, data: { secretHash: hashToken(clientSecret) } });
       return { client: record(updated), clientSecret };
+    },
+
+    /** Creates the first-party clients that do not exist yet (at boot); public, with no owner and no redirect URI. */
+    async ensureFirstParty(): Promise<void> {
+      for (const client of FIRST_PARTY_CLIENTS) {
+        await db.oAuthClient.upsert({
+          where: { clientId: client.clientId },
+          create: { ...client, public: true, redirectUris: [], ownerId: null, secretHash: null },
+          update: {},
+        });
+      }
     },
 
     /** Looks a client up by its public id (no authentication). */
