@@ -1,0 +1,202 @@
+// `slipway apps/deploy/logs/env/ps/stop/restart` as child processes against a real server that builds and runs
+// the apps (sandboxed): a deploy streams its build log and exits 0 once live, a failing one exits 1, `logs -f`
+// sees a new line arrive, and the listing commands' --json parses.
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { requestApp, waitFor } from "../helpers/apps.ts";
+import { Client } from "../helpers/client.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { cliHome, login, runCli, startCli, type CliHome } from "./helpers.ts";
+
+let server: TestServer;
+let user: Client;
+let home: CliHome;
+let counter = 0;
+const newSlug = () => `cli-${process.pid}-${++counter}`;
+
+beforeAll(async () => {
+  server = await startServer({ DEFAULT_MAX_APPS: "20", DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  user = new Client(server.url);
+  await user.signup();
+  home = cliHome();
+  await login(home, server.url, user);
+});
+afterAll(async () => {
+  await server?.close();
+  if (home) fs.rmSync(home.home, { recursive: true, force: true });
+});
+
+/** A project folder with the given files. */
+function project(files: Record<string, string>): string {
+  const dir = fs.mkdtempSync(path.join(home.home, "app-"));
+  for (const [name, contents] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    fs.writeFileSync(path.join(dir, name), contents);
+  }
+  return dir;
+}
+
+const APP_JS = `
+const fs = require("fs");
+require("http").createServer((req, res) => {
+  console.log("request " + req.url);
+  const present = ["secret.txt", "build.log", "node_modules/junk/index.js", "kept.txt"].filter((f) => fs.existsSync(f));
+  res.end(JSON.stringify({ present, greeting: process.env.GREETING ?? null }));
+}).listen(process.env.PORT, () => console.log("listening"));
+`;
+
+describe("apps", () => {
+  it("apps:create creates the app and links the folder; apps and apps:info answer JSON", async () => {
+    const slug = newSlug();
+    const dir = project({});
+    const created = await runCli(home, ["apps:create", slug], { cwd: dir });
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stdout).toContain(`Created ${slug}`);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "slipway.json"), "utf8"))).toEqual({ app: slug });
+
+    const list = await runCli(home, ["apps", "--json"]);
+    expect(JSON.parse(list.stdout).map((a: { slug: string }) => a.slug)).toContain(slug);
+    const info = await runCli(home, ["apps:info", "--json"], { cwd: dir });
+    expect(JSON.parse(info.stdout)).toMatchObject({ slug, status: "CREATED", deployments: [] });
+    const table = await runCli(home, ["apps"]);
+    expect(table.stdout).toMatch(new RegExp(`${slug}\\s+CREATED`));
+  });
+
+  it("refuses a taken slug with the server's message, and an unknown app with not found", async () => {
+    const slug = newSlug();
+    expect((await runCli(home, ["apps:create", slug, "--no-link"])).code).toBe(0);
+    const again = await runCli(home, ["apps:create", slug, "--no-link"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^Error: .*taken|^Error: .*exists|^Error: .*already/im);
+    const missing = await runCli(home, ["apps:info", "--app", "no-such-app-here"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^Error: /);
+  });
+
+  it("apps:delete asks for the slug (refuses without a terminal) and deletes with --yes", async () => {
+    const slug = newSlug();
+    expect((await runCli(home, ["apps:create", slug, "--no-link"])).code).toBe(0);
+    const refused = await runCli(home, ["apps:delete", slug]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--yes");
+    const deleted = await runCli(home, ["apps:delete", slug, "--yes"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect((await user.get(`/api/apps/${slug}`)).status).toBe(404);
+  });
+
+  it("a command without an app and without slipway.json says how to name one", async () => {
+    const result = await runCli(home, ["env"], { cwd: project({}) });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("--app <slug>");
+  });
+});
+
+describe("deploy", () => {
+  let slug: string;
+  let dir: string;
+
+  it("zips the folder without ignored files, streams the build log and exits 0 with the URL once live", async () => {
+    slug = newSlug();
+    dir = project({
+      "package.json": JSON.stringify({ name: "t", version: "1.0.0" }),
+      "server.js": APP_JS,
+      "secret.txt": "not for upload",
+      "build.log": "ignored by .gitignore",
+      "kept.txt": "uploaded",
+      ".gitignore": "*.log\n",
+      ".slipwayignore": "secret.txt\n",
+      "node_modules/junk/index.js": "module.exports = 1;",
+    });
+    expect((await runCli(home, ["apps:create", slug], { cwd: dir })).code).toBe(0);
+    const result = await runCli(home, ["deploy"], { cwd: dir });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(result.stderr).toMatch(/Packed 5 files/); // package.json server.js kept.txt .gitignore .slipwayignore
+    expect(result.stdout).toContain("-----> Building");
+    expect(result.stdout).toContain("-----> Sending traffic to the new release");
+    expect(result.stdout).toMatch(new RegExp(`${slug} is live at http`));
+    const answer = await requestApp(server.url, `${slug}.localhost`);
+    expect(JSON.parse(answer.body)).toEqual({ present: ["kept.txt"], greeting: null });
+  });
+
+  it("logs prints recent lines (JSON lines with --json), and -f sees a new line arrive", async () => {
+    await waitFor(async () => (await runCli(home, ["logs", "--app", slug])).stdout.includes("listening"), 20_000, "runtime log");
+    const json = await runCli(home, ["logs", "--app", slug, "--json", "-n", "5"]);
+    const lines = json.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    expect(lines.at(-1)).toMatchObject({ stream: "stdout", timestamp: expect.any(String) });
+    const build = await runCli(home, ["logs", "--build", "--app", slug, "-n", "1000"]);
+    expect(build.stdout).toContain("-----> Building");
+
+    const follow = startCli(home, ["logs", "-f", "--app", slug, "-n", "1"]);
+    await follow.waitFor(/listening|request/);
+    const marker = `/marker-${Date.now()}`;
+    // The subscription may still be starting: ask until the line shows up.
+    await waitFor(async () => {
+      await requestApp(server.url, `${slug}.localhost`, marker);
+      return follow.stdout().includes(`request ${marker}`);
+    }, 20_000, "the followed line");
+    const count = follow.stdout().split(`request ${marker}`).length - 1;
+    follow.child.kill("SIGINT");
+    const done = await follow.exited;
+    expect(done.code).toBe(0);
+    // Every line once: as many printed as requests answered (one per poll above at most, never duplicated).
+    const timestamps = done.stdout.trim().split("\n").map((l) => l.split(" ")[0]);
+    expect(new Set(timestamps).size).toBe(timestamps.length);
+    expect(count).toBeGreaterThanOrEqual(1);
+  });
+
+  it("env:set (KEY=VALUE and KEY=@file), env --json and env:unset; the app restarts with them", async () => {
+    fs.writeFileSync(path.join(dir, "greeting.txt"), "hello from a file");
+    const set = await runCli(home, ["env:set", "GREETING=@greeting.txt", "OTHER=1=2"], { cwd: dir });
+    expect(set.code, set.stderr).toBe(0);
+    const listed = await runCli(home, ["env", "--json"], { cwd: dir });
+    expect(JSON.parse(listed.stdout)).toEqual({ GREETING: "hello from a file", OTHER: "1=2" });
+    await waitFor(async () => JSON.parse((await requestApp(server.url, `${slug}.localhost`)).body || "{}").greeting === "hello from a file", 30_000, "restart with env");
+    const unset = await runCli(home, ["env:unset", "OTHER", "NEVER_SET"], { cwd: dir });
+    expect(unset.stdout).toContain("Removed OTHER");
+    expect(unset.stdout).toContain("Not set on");
+    expect((await runCli(home, ["env"], { cwd: dir })).stdout.trim()).toBe("GREETING=hello from a file");
+    const bad = await runCli(home, ["env:set", "NOEQUALS"], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('"NOEQUALS" is not KEY=VALUE');
+    const missingFile = await runCli(home, ["env:set", "X=@nope.txt"], { cwd: dir });
+    expect(missingFile.code).toBe(1);
+    expect(missingFile.stderr).toContain("Cannot read nope.txt");
+  });
+
+  it("ps answers JSON; stop stops the app and restart brings it back", async () => {
+    await waitFor(async () => JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout).status === "RUNNING", 30_000, "running");
+    const ps = JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout);
+    expect(ps).toMatchObject({ slug, status: "RUNNING", restarts: 0, liveDeployment: { id: expect.any(String) }, uptimeSeconds: expect.any(Number) });
+    const stopped = await runCli(home, ["stop"], { cwd: dir });
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout).status).toBe("STOPPED");
+    const restarted = await runCli(home, ["restart"], { cwd: dir });
+    expect(restarted.code, restarted.stderr).toBe(0);
+    await waitFor(async () => JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout).status === "RUNNING", 30_000, "running again");
+  });
+
+  it("a failing build streams its log and exits 1 with the reason", async () => {
+    const failing = newSlug();
+    const broken = project({ "README.md": "no app here" });
+    expect((await runCli(home, ["apps:create", failing], { cwd: broken })).code).toBe(0);
+    const result = await runCli(home, ["deploy"], { cwd: broken });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/Deployment \S+ FAILED: .*No Procfile, package.json or index.html/);
+    expect(result.stdout).toContain("-----> Detecting how to build the app");
+  });
+
+  it("--no-follow exits once the deployment is queued", async () => {
+    const result = await runCli(home, ["deploy", "--no-follow"], { cwd: dir });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/Deploying to .* \(deployment \S+\)/);
+  });
+});
+
+describe("quota", () => {
+  it("prints the limits and usage, JSON with --json", async () => {
+    const json = JSON.parse((await runCli(home, ["quota", "--json"])).stdout);
+    expect(json).toMatchObject({ maxApps: 20, usage: { apps: expect.any(Number) } });
+    expect((await runCli(home, ["quota"])).stdout).toMatch(/apps\s+\d+\s+20/);
+  });
+});
