@@ -2,12 +2,40 @@
 // the apps (sandboxed): a deploy streams its build log and exits 0 once live, a failing one exits 1, `logs -f`
 // sees a new line arrive, and the listing commands' --json parses.
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestApp, waitFor } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { cliHome, login, runCli, startCli, type CliHome } from "./helpers.ts";
+import { cliHome, login, readStoredCredentials, runCli, startCli, type CliHome } from "./helpers.ts";
+
+/** A TCP proxy to the server that a test can cut (every connection dropped, new ones refused) and restore. */
+async function cuttableProxy(target: string) {
+  const { hostname, port } = new URL(target);
+  const sockets = new Set<net.Socket>();
+  const listener = net.createServer((client) => {
+    const upstream = net.connect(Number(port), hostname);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("close", () => sockets.delete(s)).on("error", () => {});
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+  const proxyPort = (listener.address() as net.AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${proxyPort}`,
+    async cut() {
+      await new Promise<void>((resolve) => {
+        listener.close(() => resolve());
+        for (const s of sockets) s.destroy();
+      });
+    },
+    restore: () => new Promise<void>((resolve) => listener.listen(proxyPort, "127.0.0.1", resolve)),
+    close: () => new Promise<void>((resolve) => (listener.listening ? listener.close(() => resolve()) : resolve())),
+  };
+}
 
 let server: TestServer;
 let user: Client;
@@ -143,6 +171,36 @@ describe("deploy", () => {
     const timestamps = done.stdout.trim().split("\n").map((l) => l.split(" ")[0]);
     expect(new Set(timestamps).size).toBe(timestamps.length);
     expect(count).toBeGreaterThanOrEqual(1);
+  });
+
+  it("logs -f reconnects after the connection drops, printing the lines written meanwhile exactly once", async () => {
+    const proxy = await cuttableProxy(server.url);
+    try {
+      const follow = startCli(cliHome(), ["logs", "-f", "--app", slug, "-n", "1"], {
+        env: { SLIPWAY_TOKEN: readStoredCredentials(home).accessToken, SLIPWAY_SERVER: proxy.url },
+      });
+      await follow.waitFor(/listening|request/);
+      const hit = (name: string) => requestApp(server.url, `${slug}.localhost`, `/${name}`);
+      await waitFor(async () => (await hit("before"), follow.stdout().includes("request /before")), 20_000, "the first line");
+      await proxy.cut();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      for (const name of ["during-1", "during-2", "during-3"]) await hit(name);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(follow.stdout()).not.toContain("request /during-1");
+      await proxy.restore();
+      await follow.waitFor(/request \/during-3/, 20_000);
+      await hit("after");
+      await follow.waitFor(/request \/after/, 20_000);
+      follow.child.kill("SIGINT");
+      const done = await follow.exited;
+      expect(done.stderr).toContain("log stream interrupted");
+      for (const name of ["during-1", "during-2", "during-3", "after"]) {
+        expect(done.stdout.split(`request /${name}\n`).length - 1, name).toBe(1);
+      }
+      expect(done.stdout.indexOf("request /during-1")).toBeLessThan(done.stdout.indexOf("request /during-3"));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it("env:set (KEY=VALUE and KEY=@file), env --json and env:unset; the app restarts with them", async () => {
