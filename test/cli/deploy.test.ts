@@ -7,6 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestApp, waitFor } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
+import { GitHubDouble } from "../helpers/git.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { cliHome, login, readStoredCredentials, runCli, startCli, type CliHome } from "./helpers.ts";
 
@@ -41,10 +42,11 @@ let server: TestServer;
 let user: Client;
 let home: CliHome;
 let counter = 0;
+const github = new GitHubDouble();
 const newSlug = () => `cli-${process.pid}-${++counter}`;
 
 beforeAll(async () => {
-  server = await startServer({ DEFAULT_MAX_APPS: "20", DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  server = await startServer({ GITHUB_URL: github.fileUrl, DEFAULT_MAX_APPS: "20", DEFAULT_REQUESTS_PER_MINUTE: "100000" });
   user = new Client(server.url);
   await user.signup();
   home = cliHome();
@@ -248,6 +250,48 @@ describe("deploy", () => {
     const result = await runCli(home, ["deploy", "--no-follow"], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/Deploying to .* \(deployment \S+\)/);
+  });
+});
+
+describe("GitHub deploys and rollback", () => {
+  const serve = (text: string) => `require("http").createServer((q, s) => s.end(${JSON.stringify(text)})).listen(process.env.PORT);`;
+  const files = (text: string) => ({ "package.json": JSON.stringify({ name: "t", version: "1.0.0" }), "server.js": serve(text) });
+
+  it("deploy --repo --branch streams the build from GitHub; rollback starts the previous release again", async () => {
+    const repo = `octo/cli-${process.pid}`;
+    github.create(repo, files("main one"));
+    github.commit(repo, files("feature two"), "second", "feature");
+    const slug = newSlug();
+    const dir = project({});
+    expect((await runCli(home, ["apps:create", slug, "--repo", repo], { cwd: dir })).code).toBe(0);
+
+    const first = await runCli(home, ["deploy", "--github"], { cwd: dir });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(first.stdout).toContain(`Deploying ${repo}#main to ${slug}`);
+    expect((await requestApp(server.url, `${slug}.localhost`)).body).toBe("main one");
+
+    const second = await runCli(home, ["deploy", "--repo", repo, "--branch", "feature"], { cwd: dir });
+    expect(second.code, second.stdout + second.stderr).toBe(0);
+    expect(second.stdout).toContain(`Deploying ${repo}#feature to ${slug}`);
+    expect((await requestApp(server.url, `${slug}.localhost`)).body).toBe("feature two");
+
+    const missing = await runCli(home, ["deploy", "--repo", repo, "--branch", "nope"], { cwd: dir });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/FAILED/);
+
+    const rollback = await runCli(home, ["rollback"], { cwd: dir });
+    expect(rollback.code, rollback.stderr).toBe(0);
+    expect(rollback.stdout).toMatch(/Rolling .* back to the release of \S+/);
+    await waitFor(async () => (await requestApp(server.url, `${slug}.localhost`)).body === "main one", 30_000, "the rolled-back release");
+  });
+
+  it("refuses a folder together with --repo, and --branch without a repository", async () => {
+    const both = await runCli(home, ["deploy", "somewhere", "--repo", "a/b", "--app", "x"]);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain("not both");
+    const branch = await runCli(home, ["deploy", "--branch", "main", "--app", "x"]);
+    expect(branch.code).toBe(1);
+    expect(branch.stderr).toContain("--branch goes with --repo");
   });
 });
 
