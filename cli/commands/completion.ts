@@ -8,22 +8,32 @@ export function completion(shell: string | undefined) {
   const program = buildProgram();
   const commands = program.commands.map((c) => c.name());
   const optionsOf = (name: string) =>
-    [...(program.commands.find((c) => c.name() === name)?.options ?? []), ...program.options].flatMap((o) => [o.long, o.short]).filter(Boolean).join(" ");
+    [...(program.commands.find((c) => c.name() === name)?.options ?? []), ...program.options.filter((o) => o.long === "--server")]
+      .flatMap((o) => [o.long, o.short])
+      .filter(Boolean)
+      .join(" ");
   const cases = commands.map((c) => `    ${c}) opts="${optionsOf(c)} --help" ;;`).join("\n");
+  // Words come from COMP_LINE rather than COMP_WORDS, which bash splits at ":" (apps:create).
   const bash = `# slipway bash completion: eval "$(slipway completion bash)"
 _slipway() {
-  local cur cmd opts
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  cmd="\${COMP_WORDS[1]}"
-  if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=( $(compgen -W "${commands.join(" ")} --help --version" -- "$cur") )
-    return
+  local line="\${COMP_LINE:0:COMP_POINT}" cur="" cmd opts words
+  read -ra words <<< "$line"
+  local count=\${#words[@]}
+  if [[ "$line" != *" " ]]; then cur="\${words[count-1]}"; count=$((count - 1)); fi
+  cmd="\${words[1]}"
+  if [ "$count" -le 1 ]; then
+    opts="${commands.join(" ")} --help --version"
+  else
+    case "$cmd" in
+${cases.replace(/^ {4}/gm, "      ")}
+      *) opts="--help" ;;
+    esac
   fi
-  case "$cmd" in
-${cases}
-    *) opts="--help" ;;
-  esac
   COMPREPLY=( $(compgen -W "$opts" -- "$cur") )
+  if [[ "$cur" == *:* ]]; then
+    local prefix="\${cur%:*}:" i
+    for i in "\${!COMPREPLY[@]}"; do COMPREPLY[i]="\${COMPREPLY[i]#"$prefix"}"; done
+  fi
 }
 complete -o default -F _slipway slipway`;
   if (which === "bash") return print(bash);
