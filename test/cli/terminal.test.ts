@@ -53,6 +53,10 @@ describe("in a terminal", () => {
     expect(shown).toContain(`To log in to ${server.url}, visit:`);
     expect(shown).toContain(`  ${server.url}/oauth/device`);
     await until(/Waiting for you to approve in the browser/, "the spinner");
+    // On a terminal (and no NO_COLOR) the code is in bold and the address in cyan.
+    const colours = tmux("capture-pane", "-p", "-e", "-t", SESSION);
+    expect(colours).toContain(`\x1b[1m${code}`);
+    expect(colours).toMatch(new RegExp(`\x1b\\[36m\\s*${server.url.replace(/[.]/g, "\\.")}/oauth/device`));
     await decideDevice(user, code);
     await until(/Logged in as \S+ <[^>]+>/, "the outcome", 20_000);
   });
@@ -70,5 +74,19 @@ describe("in a terminal", () => {
     expect(shown).toMatch(/Uploading \[█{10,}\] 100% \| 8\.0 MB\/8\.0 MB \| [\d.]+ [KMG]?B\/s \| ETA \d+s/);
     expect(shown).toContain("-----> Building");
     expect(shown).toMatch(new RegExp(`✔ term-${process.pid} is live at http://term-${process.pid}\\.`));
+  });
+
+  it("apps:delete asks to type the slug, and a wrong answer deletes nothing", async () => {
+    const slug = `term-${process.pid}`;
+    type(`node ${BIN} apps:delete ${slug}`);
+    await until(/Type the slug to confirm/, "the question");
+    type("wrong");
+    await until(/Error: Not deleted: the slug did not match\./, "the refusal", 20_000);
+    expect((await user.get(`/api/apps/${slug}`)).status).toBe(200);
+    type(`node ${BIN} apps:delete ${slug}`);
+    await waitFor(async () => screen().split("Type the slug to confirm").length === 3, 30_000, "the second question");
+    type(slug);
+    await until(new RegExp(`Deleted ${slug}\\.`), "the deletion", 20_000);
+    expect((await user.get(`/api/apps/${slug}`)).status).toBe(404);
   });
 });
