@@ -23,13 +23,16 @@ export function normalizeServer(value: string): string {
   return url.origin;
 }
 
-/** fetch, with a network failure told as the server that could not be reached. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT"]);
+
+/** fetch, with a network failure told with the server it concerns (never reached, or lost on the way). */
 export async function request(server: string, path: string, init: RequestInit = {}): Promise<Response> {
   try {
     return await fetch(new URL(path, server), init);
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
+    if (cause?.code && !UNREACHABLE.has(cause.code)) throw new CliError(`The connection to the Slipway server at ${server} failed (${why}).`);
     throw new CliError(`Could not reach the Slipway server at ${server} (${why}).`);
   }
 }

@@ -4,7 +4,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
-import { DeployRepoMutation, DeploymentStatusQuery } from "../documents.ts";
+import { DeployRepoMutation, DeploymentStatusQuery, WhoamiQuery } from "../documents.ts";
 import { resolveApp } from "../link.ts";
 import { CliError, color, formatBytes, print, status } from "../output.ts";
 import { startProgress } from "../progress.ts";
@@ -16,6 +16,11 @@ async function upload(api: Api, slug: string, dir: string): Promise<{ id: string
   const zip = await zipFolder(dir);
   try {
     process.stderr.write(`Packed ${zip.files} files from ${path.resolve(dir)} (${formatBytes(zip.bytes)}).\n`);
+    // Checked first: a server refusing a body it is still receiving may close the connection mid-upload.
+    const { viewer } = await api.graphql(WhoamiQuery, {});
+    if (zip.bytes > viewer.quota.maxUploadBytes) {
+      throw new CliError(`The zip is ${formatBytes(zip.bytes)}, over your upload limit of ${formatBytes(viewer.quota.maxUploadBytes)}: add what the build does not need to .slipwayignore, or ask for a higher limit.`);
+    }
     const boundary = `----slipway${Math.random().toString(16).slice(2)}`;
     const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="app.zip"\r\nContent-Type: application/zip\r\n\r\n`);
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);

@@ -1,6 +1,7 @@
 // `slipway apps/deploy/logs/env/ps/stop/restart` as child processes against a real server that builds and runs
 // the apps (sandboxed): a deploy streams its build log and exits 0 once live, a failing one exits 1, `logs -f`
 // sees a new line arrive, and the listing commands' --json parses.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -292,6 +293,27 @@ describe("GitHub deploys and rollback", () => {
     const branch = await runCli(home, ["deploy", "--branch", "main", "--app", "x"]);
     expect(branch.code).toBe(1);
     expect(branch.stderr).toContain("--branch goes with --repo");
+  });
+});
+
+describe("upload limits", () => {
+  it("a zip over the account's upload limit is refused before it is sent, saying both sizes", async () => {
+    const small = await startServer({ DEFAULT_MAX_UPLOAD_BYTES: String(64 * 1024), DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+    try {
+      const owner = new Client(small.url);
+      await owner.signup();
+      const other = cliHome();
+      await login(other, small.url, owner);
+      const dir = project({ "index.html": "<h1>big</h1>" });
+      fs.writeFileSync(path.join(dir, "big.bin"), crypto.randomBytes(256 * 1024)); // incompressible
+      expect((await runCli(other, ["apps:create", `big-${process.pid}`], { cwd: dir })).code).toBe(0);
+      const result = await runCli(other, ["deploy"], { cwd: dir });
+      expect(result.code).toBe(1);
+      expect(result.stderr).not.toContain("Could not reach");
+      expect(result.stderr).toMatch(/Error: The zip is 256\.\d KB, over your upload limit of 64\.0 KB/);
+    } finally {
+      await small.close();
+    }
   });
 });
 
