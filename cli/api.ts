@@ -1,6 +1,7 @@
 // How the CLI talks to a Slipway server: GraphQL over HTTP with the typed documents (cli/gql), the REST
 // upload route, and the OAuth token endpoint. The access token comes from SLIPWAY_TOKEN or the stored login,
 // refreshed when it is about to expire or the server turns it down (once per request, under the lock).
+import { env } from "./env.ts";
 import { CliError } from "./output.ts";
 import { readCredentials, withCredentialsLock, writeCredentials, type Credentials } from "./credentials.ts";
 import type { TypedDocumentString } from "./gql/graphql.ts";
@@ -108,8 +109,8 @@ export class Api {
   /** The server and token to use: SLIPWAY_TOKEN (with --server, SLIPWAY_SERVER or the stored server) or the stored login. */
   static connect(options: GlobalOptions = {}): Api {
     const stored = readCredentials();
-    const envToken = process.env.SLIPWAY_TOKEN;
-    const wanted = options.server ?? process.env.SLIPWAY_SERVER;
+    const envToken = env.token();
+    const wanted = options.server ?? env.server();
     if (envToken) {
       const server = wanted ?? stored?.server;
       if (!server) throw new CliError("SLIPWAY_TOKEN is set: give the server with --server or SLIPWAY_SERVER.");

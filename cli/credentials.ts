@@ -1,6 +1,7 @@
 // The stored login: $XDG_CONFIG_HOME/slipway/credentials.json (default ~/.config/slipway), mode 0600 in a 0700
 // folder, replaced atomically (write a temp file, rename). A lock file serialises token refreshes so that two
 // commands running at once never both spend the same (rotating) refresh token.
+import { env } from "./env.ts";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,7 +17,7 @@ export interface Credentials {
 }
 
 export function configDir(): string {
-  const base = process.env.XDG_CONFIG_HOME || path.join(os.homedir(), ".config");
+  const base = env.configHome() || path.join(os.homedir(), ".config");
   return path.join(base, "slipway");
 }
 

@@ -1,5 +1,6 @@
 // The `slipway` command-line tool's entry point (bin/slipway.js runs it): parses argv, runs the command, and
 // turns errors into one line on stderr with a non-zero exit.
+import { env } from "./env.ts";
 import { buildProgram } from "./program.ts";
 import { CliError, color } from "./output.ts";
 
@@ -20,7 +21,7 @@ async function main() {
       return;
     }
     process.stderr.write(`${color.red("Error:", process.stderr)} ${(error as Error).message ?? String(error)}\n`);
-    if (process.env.SLIPWAY_DEBUG) process.stderr.write(`${(error as Error).stack}\n`);
+    if (env.debug()) process.stderr.write(`${(error as Error).stack}\n`);
     process.exitCode = 1;
   }
 }

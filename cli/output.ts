@@ -1,5 +1,6 @@
 // What the CLI prints: colours only on a terminal and never with NO_COLOR, tables for people, JSON for scripts,
 // and errors (CliError) as one line on stderr with a non-zero exit.
+import { env } from "./env.ts";
 
 /** An error to show the user as it is (no stack), with the exit code to end with. */
 export class CliError extends Error {
@@ -12,8 +13,8 @@ export class CliError extends Error {
 }
 
 export function colorEnabled(stream: NodeJS.WriteStream = process.stdout): boolean {
-  if (process.env.NO_COLOR !== undefined && process.env.NO_COLOR !== "") return false;
-  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== "0") return true;
+  if (env.noColor()) return false;
+  if (env.forceColor()) return true;
   return Boolean(stream.isTTY);
 }
 

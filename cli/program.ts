@@ -1,5 +1,6 @@
 // The `slipway` command tree, with each command's code imported only when it runs so
 // that `slipway --help` starts fast (only commander is loaded up front).
+import { packageVersion } from "./env.ts";
 import { Command, Option } from "commander";
 
 type Action = (...args: any[]) => unknown;
@@ -24,7 +25,7 @@ const completion = () => import("./commands/completion.ts");
 export function buildProgram(): Command {
   const program = new Command("slipway")
     .description("Deploy and manage apps on a Slipway server.")
-    .version(process.env.npm_package_version ?? "0.1.0", "-V, --version")
+    .version(packageVersion(), "-V, --version")
     .option("--server <url>", "the Slipway server (default: the one you logged in to, or SLIPWAY_SERVER)")
     .showHelpAfterError("(run with --help for usage)")
     .addHelpText(

@@ -2,18 +2,23 @@
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
 import { AppInfoQuery, AppsQuery, CreateAppMutation, DeleteAppMutation } from "../documents.ts";
 import { findLink, resolveApp, writeLink } from "../link.ts";
+import type { CliAppsQuery } from "../gql/graphql.ts";
 import { CliError, color, print, printJson, printTable, status } from "../output.ts";
+
+/** The page size of the apps query (`first: 100` in documents.ts). */
+const PAGE = 100;
 
 type Options = GlobalOptions & { json?: boolean; app?: string };
 
 export async function list(options: Options) {
   const api = Api.connect(options);
-  const all = [];
-  for (let after: string | null = null; ; ) {
-    const page: Awaited<ReturnType<typeof api.graphql<any, any>>> = await api.graphql(AppsQuery, { after });
-    all.push(...page.apps);
-    if (page.apps.length < 100) break;
-    after = page.apps.at(-1).slug;
+  const all: CliAppsQuery["apps"] = [];
+  let after: string | null = null;
+  for (;;) {
+    const { apps }: CliAppsQuery = await api.graphql(AppsQuery, { after });
+    all.push(...apps);
+    if (apps.length < PAGE) break;
+    after = apps[apps.length - 1].slug;
   }
   if (options.json) return printJson(all);
   if (!all.length) return print("You have no apps yet. Create one with `slipway apps:create <slug>`.");

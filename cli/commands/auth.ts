@@ -1,4 +1,5 @@
 // login (OAuth device flow with the server's first-party CLI client), logout (revoke, then forget), whoami.
+import { env } from "../env.ts";
 import { spawn } from "node:child_process";
 import { Api, credentialsFromToken, normalizeServer, request, tokenRequest, type GlobalOptions } from "../api.ts";
 import { credentialsPath, deleteCredentials, readCredentials, writeCredentials } from "../credentials.ts";
@@ -20,7 +21,7 @@ async function discoverClientId(server: string): Promise<string> {
 
 function openBrowser(url: string): void {
   const opener = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer" : "xdg-open";
-  if (process.platform === "linux" && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return;
+  if (process.platform === "linux" && !env.hasDisplay()) return;
   try {
     const child = spawn(opener, [url], { stdio: "ignore", detached: true });
     child.on("error", () => {});
@@ -33,7 +34,7 @@ function openBrowser(url: string): void {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function login(options: GlobalOptions & { browser: boolean }) {
-  const given = options.server ?? process.env.SLIPWAY_SERVER ?? readCredentials()?.server;
+  const given = options.server ?? env.server() ?? readCredentials()?.server;
   if (!given) throw new CliError("Which server? Run `slipway login --server https://slipway.example.com`.");
   const server = normalizeServer(given);
   const clientId = await discoverClientId(server);
@@ -122,6 +123,6 @@ export async function whoami(options: GlobalOptions & { json?: boolean }) {
   if (options.json) return printJson({ server: api.server, ...viewer.user });
   print(`${color.bold(viewer.user.name)} <${viewer.user.email}> on ${api.server}`);
   if (viewer.user.status !== "ACTIVE") print(color.yellow(`Account ${viewer.user.status.toLowerCase()}.`));
-  if (process.env.SLIPWAY_TOKEN) print(color.dim("(using SLIPWAY_TOKEN)"));
+  if (env.token()) print(color.dim("(using SLIPWAY_TOKEN)"));
   else print(color.dim(`(login stored in ${credentialsPath()})`));
 }

@@ -1,10 +1,11 @@
 // `slipway completion [bash|zsh]`: a completion script for the command names and each command's options,
 // read from the command tree itself so it never falls behind.
+import { env } from "../env.ts";
 import { buildProgram } from "../program.ts";
 import { CliError, print } from "../output.ts";
 
 export function completion(shell: string | undefined) {
-  const which = shell ?? (process.env.SHELL?.endsWith("zsh") ? "zsh" : "bash");
+  const which = shell ?? (env.shell()?.endsWith("zsh") ? "zsh" : "bash");
   const program = buildProgram();
   const commands = program.commands.map((c) => c.name());
   const optionsOf = (name: string) =>
