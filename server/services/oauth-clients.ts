@@ -188,14 +188,19 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
       return { client: record(updated), clientSecret };
     },
 
-    /** Creates the first-party clients that do not exist yet (at boot); public, with no owner and no redirect URI. */
+    /**
+     * Creates or restores the first-party clients at boot: public, no owner, no secret, no redirect URI (the
+     * device flow needs none). Two servers booting at once may both try to create one: the loser's unique
+     * violation means it exists.
+     */
     async ensureFirstParty(): Promise<void> {
       for (const client of FIRST_PARTY_CLIENTS) {
-        await db.oAuthClient.upsert({
-          where: { clientId: client.clientId },
-          create: { ...client, public: true, redirectUris: [], ownerId: null, secretHash: null },
-          update: {},
-        });
+        const fields = { name: client.name, description: client.description, public: true, redirectUris: [], ownerId: null, secretHash: null };
+        try {
+          await db.oAuthClient.upsert({ where: { clientId: client.clientId }, create: { clientId: client.clientId, ...fields }, update: fields });
+        } catch (error) {
+          if ((error as { code?: string }).code !== "P2002") throw error;
+        }
       }
     },
 

@@ -40,6 +40,16 @@ describe("the first-party CLI client", () => {
     expect(metadata.body.slipway_cli_client_id).toBe("svc_slipway_cli");
   });
 
+  it("is restored at boot if its row was changed, and booting again (or twice at once) keeps one row", async () => {
+    const db = server.slipway.platform.db;
+    await db.oAuthClient.update({ where: { clientId: "svc_slipway_cli" }, data: { public: false, secretHash: "x", name: "Changed" } });
+    const clients = server.slipway.platform.services.oauthClients;
+    await Promise.all([clients.ensureFirstParty(), clients.ensureFirstParty()]);
+    expect(await db.oAuthClient.findMany({ where: { clientId: "svc_slipway_cli" } })).toEqual([
+      expect.objectContaining({ public: true, secretHash: null, name: "Slipway CLI", ownerId: null }),
+    ]);
+  });
+
   it("is not among any user's OAuth apps and cannot be edited or deleted by one", async () => {
     const list = await user.get("/api/oauth/clients");
     expect(list.body.map((c: { clientId: string }) => c.clientId)).not.toContain("svc_slipway_cli");
