@@ -24,6 +24,9 @@ export function normalizeServer(value: string): string {
   return url.origin;
 }
 
+/** The server could not be reached, or the connection was lost: trying again later may work. */
+export class NetworkError extends CliError {}
+
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ETIMEDOUT", "EHOSTUNREACH", "ENETUNREACH", "UND_ERR_CONNECT_TIMEOUT", "CERT_HAS_EXPIRED", "DEPTH_ZERO_SELF_SIGNED_CERT"]);
 
 /** fetch, with a network failure told with the server it concerns (never reached, or lost on the way). */
@@ -33,8 +36,8 @@ export async function request(server: string, path: string, init: RequestInit = 
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     const why = cause?.code ?? cause?.message ?? (error as Error).message;
-    if (cause?.code && !UNREACHABLE.has(cause.code)) throw new CliError(`The connection to the Slipway server at ${server} failed (${why}).`);
-    throw new CliError(`Could not reach the Slipway server at ${server} (${why}).`);
+    if (cause?.code && !UNREACHABLE.has(cause.code)) throw new NetworkError(`The connection to the Slipway server at ${server} failed (${why}).`);
+    throw new NetworkError(`Could not reach the Slipway server at ${server} (${why}).`);
   }
 }
 

@@ -5,7 +5,8 @@
 // connection the missed lines are read over HTTP with `after` (page by page), then the subscription starts
 // again from there, and any line not newer than the cursor is dropped.
 import type { Client } from "graphql-ws";
-import { Api } from "./api.ts";
+import { Api, NetworkError } from "./api.ts";
+import { CliError } from "./output.ts";
 import { AppStatusSubscription, LogsQuery, LogsSubscription } from "./documents.ts";
 import type { CliFollowLogsSubscription, CliAppStatusSubscription, LogKind } from "./gql/graphql.ts";
 
@@ -28,7 +29,8 @@ export async function openSocket(api: Api): Promise<Client> {
 
 async function* subscribe<T>(client: Client, query: string, variables: Record<string, unknown>): AsyncGenerator<T> {
   for await (const result of client.iterate<T>({ query, variables })) {
-    if (result.errors?.length) throw new Error(result.errors[0].message);
+    // The server's answer (say, the app was deleted): no reconnecting will change it.
+    if (result.errors?.length) throw new CliError(result.errors[0].message);
     if (result.data) yield result.data as T;
   }
 }
@@ -88,7 +90,8 @@ export function followLogs(api: Api, request: LogRequest, after: string | null, 
           throw new Error("the server ended the log stream");
         } catch (error) {
           if (stopped) break;
-          onReconnect?.(error as Error);
+          if (error instanceof CliError && !(error instanceof NetworkError)) throw error;
+          onReconnect?.(error instanceof Error ? error : new Error(describeClose(error)));
           await new Promise<void>((resolve) => {
             wake = resolve;
             setTimeout(resolve, delay);
@@ -107,6 +110,14 @@ export function followLogs(api: Api, request: LogRequest, after: string | null, 
     },
   };
   return follower;
+}
+
+/** graphql-ws rejects with the socket's CloseEvent (or an ErrorEvent) when the connection fails. */
+function describeClose(event: unknown): string {
+  const e = event as { code?: number; reason?: string; message?: string };
+  if (e?.message) return e.message;
+  if (e?.code) return `connection closed (${e.code}${e.reason ? `: ${e.reason}` : ""})`;
+  return "connection lost";
 }
 
 const SETTLED = new Set(["LIVE", "FAILED", "CANCELED", "SUPERSEDED"]);

@@ -206,6 +206,21 @@ describe("deploy", () => {
     }
   });
 
+  it("logs --build -f follows the build log; for an app that is gone it fails at once with the server's message", async () => {
+    const gone = newSlug();
+    const dir2 = project({ "index.html": "<h1>hi</h1>" });
+    expect((await runCli(home, ["apps:create", gone], { cwd: dir2 })).code).toBe(0);
+    expect((await runCli(home, ["deploy"], { cwd: dir2 })).code).toBe(0);
+    const follow = startCli(home, ["logs", "-f", "--build"], { cwd: dir2 });
+    await follow.waitFor(/Sending traffic/);
+    expect((await runCli(home, ["apps:delete", gone, "--yes"])).code).toBe(0);
+    const again = await runCli(home, ["logs", "-f"], { cwd: dir2 });
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(/^Error: /m);
+    follow.child.kill("SIGINT");
+    await follow.exited;
+  });
+
   it("env:set (KEY=VALUE and KEY=@file), env --json and env:unset; the app restarts with them", async () => {
     fs.writeFileSync(path.join(dir, "greeting.txt"), "hello from a file");
     const set = await runCli(home, ["env:set", "GREETING=@greeting.txt", "OTHER=1=2"], { cwd: dir });
