@@ -3,6 +3,7 @@
 // the TypeScript sources through tsx (a checkout never built), and `node -e` printing one line (Node's own
 // start-up, the floor). Writes the `cli-startup` section of bench/RESULTS.md. Target: under 150 ms compiled.
 import { execFileSync, spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { machine, writeSection } from "./lib/report.ts";
@@ -44,7 +45,7 @@ async function main() {
     "## CLI start-up: `slipway --help` to its first output",
     "",
     `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:cli${process.argv[2] ? ` -- ${rounds}` : ""}\``,
-    `- Machine: ${machine()}`,
+    `- Machine: ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} when the run ended (other work on the machine slows every row alike: compare each row with Node's own start-up)`,
     `- Each scenario spawned ${rounds} times in turn (interleaved); time from \`spawn\` to the first byte on stdout. \`bin/slipway.js\` runs the compiled build when it is not older than the sources, as here; only commander and the command tree load before the help is printed, every command's code being imported when it runs.`,
     "",
     "| scenario | median ms | min ms | max ms | target |",
