@@ -126,6 +126,11 @@ export class Api {
     return new Api(stored.server, stored.accessToken, stored);
   }
 
+  /** These credentials exactly (a login just completed), whatever the environment says. */
+  static fromCredentials(credentials: Credentials): Api {
+    return new Api(credentials.server, credentials.accessToken, credentials);
+  }
+
   get user() {
     return this.credentials?.user;
   }

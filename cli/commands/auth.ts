@@ -66,7 +66,7 @@ export async function login(options: GlobalOptions & { browser: boolean }) {
       if (status === 200) {
         const credentials = credentialsFromToken(server, clientId, body);
         writeCredentials(credentials);
-        const api = Api.connect({ server });
+        const api = Api.fromCredentials(credentials);
         const { viewer } = await api.graphql(WhoamiQuery, {});
         writeCredentials({ ...credentials, user: { name: viewer.user.name, email: viewer.user.email } });
         spinner.stop(`Logged in as ${viewer.user.name} <${viewer.user.email}>`);

@@ -154,7 +154,9 @@ describe("token refresh", () => {
 describe("slipway logout", () => {
   it("revokes the tokens on the server and deletes them", async () => {
     const other = cliHome();
-    await login(other, server.url, user);
+    // A SLIPWAY_TOKEN in the environment plays no part in logging in (it would be refused here).
+    await login(other, server.url, user, { SLIPWAY_TOKEN: "not-a-token" });
+    expect(readStoredCredentials(other).user).toEqual({ name: account.name, email: account.email });
     const { accessToken, refreshToken } = readStoredCredentials(other);
     const bearer = new Client(server.url);
     bearer.token = accessToken;

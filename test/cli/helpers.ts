@@ -93,8 +93,8 @@ export async function decideDevice(user: Client, userCode: string, decision: "ap
 }
 
 /** `slipway login` run to the end, approved by `user`. */
-export async function login(home: CliHome, serverUrl: string, user: Client) {
-  const running = startCli(home, ["login", "--server", serverUrl, "--no-browser"]);
+export async function login(home: CliHome, serverUrl: string, user: Client, env: Record<string, string> = {}) {
+  const running = startCli(home, ["login", "--server", serverUrl, "--no-browser"], { env });
   const [, code] = await running.waitFor(/enter the code: ([A-Z]{4}-[A-Z]{4})/);
   await decideDevice(user, code);
   const result = await running.exited;
