@@ -4,6 +4,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { freePort, startServer, type TestServer } from "../helpers/server.ts";
 import { cliHome, decideDevice, login, readStoredCredentials, runCli, startCli, type CliHome } from "./helpers.ts";
@@ -71,11 +72,18 @@ describe("slipway login", () => {
     });
   });
 
-  it("says so and exits non-zero when the user denies the code", async () => {
+  it("opens the browser at the code's page when there is a display; says so and exits 1 when the user denies", async () => {
     const other = cliHome();
-    const running = startCli(other, ["login", "--server", server.url, "--no-browser"]);
+    // A stand-in for xdg-open that notes the address it was asked to open.
+    const bin = path.join(other.home, "bin");
+    fs.mkdirSync(bin);
+    const opened = path.join(other.home, "opened.txt");
+    fs.writeFileSync(path.join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > ${JSON.stringify(opened)}\n`, { mode: 0o755 });
+    const running = startCli(other, ["login", "--server", server.url], { env: { PATH: `${bin}:${process.env.PATH}`, DISPLAY: ":99" } });
     const [, code] = await running.waitFor(/enter the code: ([A-Z]{4}-[A-Z]{4})/);
     expect(running.stdout()).toContain(`${server.url}/oauth/device`);
+    await waitFor(async () => fs.existsSync(opened), 10_000, "the browser");
+    expect(fs.readFileSync(opened, "utf8")).toBe(`${server.url}/oauth/device?user_code=${code}`);
     await decideDevice(user, code, "deny");
     const result = await running.exited;
     expect(result.code).toBe(1);
