@@ -105,6 +105,20 @@ describe("apps", () => {
     expect(missing.stderr).toMatch(/^Error: /);
   });
 
+  it("link writes slipway.json for an existing app (found from subfolders too), and refuses an unknown one", async () => {
+    const slug = newSlug();
+    expect((await runCli(home, ["apps:create", slug, "--no-link"])).code).toBe(0);
+    const dir = project({ "src/index.js": "" });
+    const linked = await runCli(home, ["link", slug], { cwd: dir });
+    expect(linked.code, linked.stderr).toBe(0);
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "slipway.json"), "utf8"))).toEqual({ app: slug });
+    const info = await runCli(home, ["apps:info", "--json"], { cwd: path.join(dir, "src") });
+    expect(JSON.parse(info.stdout).slug).toBe(slug);
+    const unknown = await runCli(home, ["link", "not-an-app-of-mine"], { cwd: project({}) });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^Error: /);
+  });
+
   it("apps:delete asks for the slug (refuses without a terminal) and deletes with --yes", async () => {
     const slug = newSlug();
     expect((await runCli(home, ["apps:create", slug, "--no-link"])).code).toBe(0);
