@@ -2,6 +2,7 @@
 // HTTP by the user, the stored login (0600), transparent and rotation-safe refresh, SLIPWAY_TOKEN, and
 // the errors a person sees.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { waitFor } from "../helpers/apps.ts";
@@ -90,6 +91,42 @@ describe("slipway login", () => {
     expect(result.stderr).toContain("The login was denied in the browser.");
     expect(fs.existsSync(path.join(other.configDir, "slipway", "credentials.json"))).toBe(false);
   });
+
+  it("waits longer after slow_down, as RFC 8628 asks", async () => {
+    // An HTTP proxy in front of the server answers the first device-code poll with slow_down itself.
+    const polls: number[] = [];
+    const front = http.createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const body = Buffer.concat(chunks);
+      if (req.url === "/oauth/token" && body.toString().includes("device_code")) {
+        polls.push(Date.now());
+        if (polls.length === 1) {
+          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ error: "slow_down", error_description: "Polling too fast." }));
+          return;
+        }
+      }
+      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !["host", "content-length", "connection"].includes(k))) as Record<string, string>;
+      const answer = await fetch(server.url + req.url, { method: req.method, headers, body: req.method === "GET" ? undefined : body });
+      res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "text/plain" }).end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => front.listen(0, "127.0.0.1", resolve));
+    try {
+      const frontUrl = `http://127.0.0.1:${(front.address() as { port: number }).port}`;
+      const other = cliHome();
+      const running = startCli(other, ["login", "--server", frontUrl, "--no-browser"]);
+      const [, code] = await running.waitFor(/enter the code: ([A-Z]{4}-[A-Z]{4})/);
+      await waitFor(async () => polls.length >= 2, 30_000, "the second poll");
+      await decideDevice(user, code);
+      const result = await running.exited;
+      expect(result.code, result.stderr).toBe(0);
+      // The interval (5 s) grew by 5 s after slow_down, and stayed there (the second poll may already succeed).
+      expect(polls.length).toBeGreaterThanOrEqual(2);
+      for (let i = 1; i < polls.length; i += 1) expect(polls[i] - polls[i - 1]).toBeGreaterThanOrEqual(9_900);
+    } finally {
+      await new Promise((resolve) => front.close(resolve));
+    }
+  }, 60_000);
 
   it("names the server it could not reach", async () => {
     const port = await freePort();
