@@ -61,6 +61,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     trustProxy: false,
   });
   const platform = await createPlatform(config, app.log);
+  await platform.services.oauthClients.ensureFirstParty();
   routes = options.routeTable ?? platform.engine.routes;
   for (const warning of configWarnings(config)) app.log.warn(warning);
 

@@ -3,6 +3,7 @@
 // themselves, so it must match what the endpoints really do.
 import type { FastifyInstance } from "fastify";
 import { SCOPES } from "../auth/scopes.ts";
+import { CLI_CLIENT_ID } from "../services/oauth-clients.ts";
 import { DEVICE_CODE_GRANT } from "./device-grant.ts";
 import type { OAuthContext } from "./routes.ts";
 
@@ -28,6 +29,8 @@ export function authorizationServerMetadata(issuer: string) {
     code_challenge_methods_supported: ["S256", "plain"],
     authorization_response_iss_parameter_supported: true,
     service_documentation: `${issuer}/api/openapi.json`,
+    // Not in RFC 8414 (which allows extensions): the first-party public client the slipway CLI logs in with.
+    slipway_cli_client_id: CLI_CLIENT_ID,
   };
 }
 

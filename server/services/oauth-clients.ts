@@ -34,9 +34,21 @@ export interface OAuthClientRecord {
   description: string;
   redirectUris: string[];
   public: boolean;
-  ownerId: string;
+  /** Null for a first-party client (FIRST_PARTY_CLIENTS), which belongs to no user. */
+  ownerId: string | null;
   createdAt: Date;
 }
+
+/**
+ * The public client the `slipway` command-line tool logs in with (device flow, refresh, revocation). Its id
+ * is fixed so the CLI needs no configuration; the server creates it at boot (ensureFirstParty) and lists it
+ * in its authorization server metadata as `slipway_cli_client_id`.
+ */
+export const CLI_CLIENT_ID = "svc_slipway_cli";
+
+const FIRST_PARTY_CLIENTS = [
+  { clientId: CLI_CLIENT_ID, name: "Slipway CLI", description: "The slipway command-line tool" },
+] as const;
 
 const MAX_REDIRECT_URIS = 10;
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -179,6 +191,22 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
       const updated = await db.oAuthClient.update({ where: { clientId }, data: { secretHash: hashToken(clientSecret) } });
       await audit.by(by, "oauth.client_secret_rotate", { type: "oauth_client", id: clientId }, { name: row.name });
       return { client: record(updated), clientSecret };
+    },
+
+    /**
+     * Creates or restores the first-party clients at boot: public, no owner, no secret, no redirect URI (the
+     * device flow needs none). Two servers booting at once may both try to create one: the loser's unique
+     * violation means it exists.
+     */
+    async ensureFirstParty(): Promise<void> {
+      for (const client of FIRST_PARTY_CLIENTS) {
+        const fields = { name: client.name, description: client.description, public: true, redirectUris: [], ownerId: null, secretHash: null };
+        try {
+          await db.oAuthClient.upsert({ where: { clientId: client.clientId }, create: { clientId: client.clientId, ...fields }, update: fields });
+        } catch (error) {
+          if ((error as { code?: string }).code !== "P2002") throw error;
+        }
+      }
     },
 
     /** Looks a client up by its public id (no authentication). */

@@ -74,8 +74,9 @@ describe("operation limits over HTTP", () => {
       expect(apps.body.errors?.[0].extensions?.code).toBe("invalid_request");
     }
     const type = schema.getQueryType()!.getFields();
-    // Bounded otherwise: log lines page with `after` and `limit` (1–1000, the contract's), an app has at most 200 env vars.
-    const boundedOtherwise = new Set(["appLogs", "appEnv"]);
+    // Bounded otherwise: log lines page with `after` and `limit` (1–1000, the contract's), an app has at most 200 env vars,
+    // and there are two database types.
+    const boundedOtherwise = new Set(["appLogs", "appEnv", "databaseTypes"]);
     for (const [name, field] of Object.entries(type)) {
       if (!String(field.type).startsWith("[") || boundedOtherwise.has(name)) continue;
       expect(field.args.find((a) => a.name === "first")?.defaultValue, name).toBe(50);

@@ -1,0 +1,56 @@
+// stop, restart, rollback [deployment], ps, quota.
+import { Api, unwrap, type GlobalOptions } from "../api.ts";
+import { PsQuery, RestartMutation, RollbackMutation, StopMutation, WhoamiQuery } from "../documents.ts";
+import { resolveApp } from "../link.ts";
+import { formatBytes, formatDuration, print, printJson, printTable, status } from "../output.ts";
+
+type Options = GlobalOptions & { json?: boolean; app?: string };
+
+export async function stop(options: Options) {
+  const api = Api.connect(options);
+  const { stopApp } = await api.graphql(StopMutation, { slug: resolveApp(options.app) });
+  print(`Stopped ${stopApp.slug} (${status(stopApp.status)}).`);
+}
+
+export async function restart(options: Options) {
+  const api = Api.connect(options);
+  const app = unwrap((await api.graphql(RestartMutation, { slug: resolveApp(options.app) })).restartApp);
+  if ("slug" in app) print(`Restarting ${app.slug} (${status(app.status)}).`);
+}
+
+export async function rollback(deployment: string | undefined, options: Options) {
+  const api = Api.connect(options);
+  const slug = resolveApp(options.app);
+  const result = unwrap((await api.graphql(RollbackMutation, { slug, input: deployment ? { deployment } : null })).rollback);
+  if ("id" in result) print(`Rolling ${slug} back to the release of ${result.rollbackOf ?? deployment ?? "the previous deployment"} (deployment ${result.id}, ${status(result.status)}).`);
+}
+
+export async function ps(options: Options) {
+  const api = Api.connect(options);
+  const { app } = await api.graphql(PsQuery, { slug: resolveApp(options.app) });
+  const live = app.liveDeployment;
+  const since = live ? (live.finishedAt ?? live.startedAt ?? live.createdAt) : null;
+  const uptime = app.status === "RUNNING" && since ? formatDuration(Date.now() - Date.parse(since)) : null;
+  if (options.json) return printJson({ ...app, uptimeSeconds: uptime && since ? Math.floor((Date.now() - Date.parse(since)) / 1000) : null });
+  printTable(
+    ["APP", "STATUS", "RELEASE", "INSTANCES", "RESTARTS", "UPTIME"],
+    [[app.slug, status(app.status), live ? `${live.id}${live.commit ? ` (${live.commit.slice(0, 7)})` : ""}` : "none", app.instances, app.restarts, uptime ?? "-"]],
+  );
+}
+
+export async function quota(options: Options) {
+  const api = Api.connect(options);
+  const { viewer } = await api.graphql(WhoamiQuery, {});
+  const q = viewer.quota;
+  if (options.json) return printJson(q);
+  printTable(
+    ["RESOURCE", "USED", "LIMIT"],
+    [
+      ["apps", q.usage.apps, q.maxApps],
+      ["databases", q.usage.databases, q.maxDatabases],
+      ["cdn storage", formatBytes(q.usage.cdnBytes), formatBytes(q.cdnBytes)],
+      ["upload size", "", formatBytes(q.maxUploadBytes)],
+      ["requests/minute", "", q.requestsPerMinute],
+    ],
+  );
+}

@@ -1,0 +1,144 @@
+// Every GraphQL operation the CLI sends; `npm run codegen` types them into cli/gql.
+import { graphql } from "./gql/index.ts";
+
+export const ErrorFieldsFragment = graphql(`
+  fragment CliError on Error {
+    __typename
+    code
+    message
+  }
+`);
+
+export const WhoamiQuery = graphql(`
+  query CliWhoami {
+    viewer {
+      user { id name email role status }
+      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }
+    }
+  }
+`);
+
+export const AppsQuery = graphql(`
+  query CliApps($after: String) {
+    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }
+  }
+`);
+
+export const AppInfoQuery = graphql(`
+  query CliAppInfo($slug: String!) {
+    app(slug: $slug) {
+      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt
+      liveDeployment { id source status createdAt finishedAt commit }
+      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }
+      resources { id type name envKey }
+    }
+  }
+`);
+
+export const CreateAppMutation = graphql(`
+  mutation CliCreateApp($input: CreateAppInput!) {
+    createApp(input: $input) {
+      ... on App { slug name url status }
+      ...CliError
+    }
+  }
+`);
+
+export const DeleteAppMutation = graphql(`
+  mutation CliDeleteApp($slug: String!) {
+    deleteApp(slug: $slug)
+  }
+`);
+
+export const DeployUploadMutation = graphql(`
+  mutation CliDeployUpload($slug: String!, $upload: ID!) {
+    deployUpload(slug: $slug, upload: $upload) {
+      ... on Deployment { id status }
+      ...CliError
+    }
+  }
+`);
+
+export const DeployRepoMutation = graphql(`
+  mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {
+    deployRepo(slug: $slug, input: $input) {
+      ... on Deployment { id status repo branch }
+      ...CliError
+    }
+  }
+`);
+
+export const AppStatusSubscription = graphql(`
+  subscription CliAppStatus($slug: String!) {
+    app(slug: $slug) { status url deployments(limit: 10) { id status error } }
+  }
+`);
+
+export const DeploymentStatusQuery = graphql(`
+  query CliDeploymentStatus($slug: String!) {
+    app(slug: $slug) { status url deployments(limit: 20) { id status error } }
+  }
+`);
+
+export const LogsQuery = graphql(`
+  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
+    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }
+  }
+`);
+
+export const LogsSubscription = graphql(`
+  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
+    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }
+  }
+`);
+
+export const EnvQuery = graphql(`
+  query CliEnv($slug: String!) {
+    appEnv(slug: $slug) { key value }
+  }
+`);
+
+export const SetEnvMutation = graphql(`
+  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {
+    setEnv(slug: $slug, vars: $vars) { key value }
+  }
+`);
+
+export const UnsetEnvMutation = graphql(`
+  mutation CliUnsetEnv($slug: String!, $key: String!) {
+    unsetEnv(slug: $slug, key: $key)
+  }
+`);
+
+export const StopMutation = graphql(`
+  mutation CliStop($slug: String!) {
+    stopApp(slug: $slug) { slug status }
+  }
+`);
+
+export const RestartMutation = graphql(`
+  mutation CliRestart($slug: String!) {
+    restartApp(slug: $slug) {
+      ... on App { slug status }
+      ...CliError
+    }
+  }
+`);
+
+export const RollbackMutation = graphql(`
+  mutation CliRollback($slug: String!, $input: RollbackInput) {
+    rollback(slug: $slug, input: $input) {
+      ... on Deployment { id status rollbackOf }
+      ...CliError
+    }
+  }
+`);
+
+export const PsQuery = graphql(`
+  query CliPs($slug: String!) {
+    app(slug: $slug) {
+      slug status instances restarts url
+      liveDeployment { id startedAt finishedAt createdAt commit source }
+    }
+  }
+`);

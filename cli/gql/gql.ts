@@ -1,0 +1,140 @@
+/* eslint-disable */
+import * as types from './graphql.ts';
+
+
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": typeof types.CliErrorFragmentDoc,
+    "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }\n    }\n  }\n": typeof types.CliWhoamiDocument,
+    "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n": typeof types.CliAppsDocument,
+    "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": typeof types.CliAppInfoDocument,
+    "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateAppDocument,
+    "\n  mutation CliDeleteApp($slug: String!) {\n    deleteApp(slug: $slug)\n  }\n": typeof types.CliDeleteAppDocument,
+    "\n  mutation CliDeployUpload($slug: String!, $upload: ID!) {\n    deployUpload(slug: $slug, upload: $upload) {\n      ... on Deployment { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliDeployUploadDocument,
+    "\n  mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {\n    deployRepo(slug: $slug, input: $input) {\n      ... on Deployment { id status repo branch }\n      ...CliError\n    }\n  }\n": typeof types.CliDeployRepoDocument,
+    "\n  subscription CliAppStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 10) { id status error } }\n  }\n": typeof types.CliAppStatusDocument,
+    "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n": typeof types.CliDeploymentStatusDocument,
+    "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliLogsDocument,
+    "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliFollowLogsDocument,
+    "\n  query CliEnv($slug: String!) {\n    appEnv(slug: $slug) { key value }\n  }\n": typeof types.CliEnvDocument,
+    "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": typeof types.CliSetEnvDocument,
+    "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": typeof types.CliUnsetEnvDocument,
+    "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n": typeof types.CliStopDocument,
+    "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": typeof types.CliRestartDocument,
+    "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": typeof types.CliRollbackDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n": typeof types.CliPsDocument,
+};
+const documents: Documents = {
+    "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
+    "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }\n    }\n  }\n": types.CliWhoamiDocument,
+    "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n": types.CliAppsDocument,
+    "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": types.CliAppInfoDocument,
+    "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n": types.CliCreateAppDocument,
+    "\n  mutation CliDeleteApp($slug: String!) {\n    deleteApp(slug: $slug)\n  }\n": types.CliDeleteAppDocument,
+    "\n  mutation CliDeployUpload($slug: String!, $upload: ID!) {\n    deployUpload(slug: $slug, upload: $upload) {\n      ... on Deployment { id status }\n      ...CliError\n    }\n  }\n": types.CliDeployUploadDocument,
+    "\n  mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {\n    deployRepo(slug: $slug, input: $input) {\n      ... on Deployment { id status repo branch }\n      ...CliError\n    }\n  }\n": types.CliDeployRepoDocument,
+    "\n  subscription CliAppStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 10) { id status error } }\n  }\n": types.CliAppStatusDocument,
+    "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n": types.CliDeploymentStatusDocument,
+    "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliLogsDocument,
+    "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliFollowLogsDocument,
+    "\n  query CliEnv($slug: String!) {\n    appEnv(slug: $slug) { key value }\n  }\n": types.CliEnvDocument,
+    "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": types.CliSetEnvDocument,
+    "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": types.CliUnsetEnvDocument,
+    "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n": types.CliStopDocument,
+    "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": types.CliRestartDocument,
+    "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": types.CliRollbackDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n": types.CliPsDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n"): typeof import('./graphql.ts').CliErrorFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }\n    }\n  }\n"): typeof import('./graphql.ts').CliWhoamiDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n"): typeof import('./graphql.ts').CliAppsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n"): typeof import('./graphql.ts').CliAppInfoDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliCreateAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeleteApp($slug: String!) {\n    deleteApp(slug: $slug)\n  }\n"): typeof import('./graphql.ts').CliDeleteAppDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeployUpload($slug: String!, $upload: ID!) {\n    deployUpload(slug: $slug, upload: $upload) {\n      ... on Deployment { id status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliDeployUploadDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {\n    deployRepo(slug: $slug, input: $input) {\n      ... on Deployment { id status repo branch }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliDeployRepoDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription CliAppStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 10) { id status error } }\n  }\n"): typeof import('./graphql.ts').CliAppStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n"): typeof import('./graphql.ts').CliDeploymentStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n"): typeof import('./graphql.ts').CliLogsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n"): typeof import('./graphql.ts').CliFollowLogsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliEnv($slug: String!) {\n    appEnv(slug: $slug) { key value }\n  }\n"): typeof import('./graphql.ts').CliEnvDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n"): typeof import('./graphql.ts').CliSetEnvDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n"): typeof import('./graphql.ts').CliUnsetEnvDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n"): typeof import('./graphql.ts').CliStopDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRestartDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRollbackDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
+
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}

@@ -1,0 +1,558 @@
+/* eslint-disable */
+/** Internal type. DO NOT USE DIRECTLY. */
+type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+/** Internal type. DO NOT USE DIRECTLY. */
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+export type AppStatus =
+  /** Its process exited; Slipway restarts it with back-off */
+  | 'CRASHED'
+  /** Never deployed */
+  | 'CREATED'
+  /** A deployment or a start is under way (a live release keeps serving meanwhile) */
+  | 'DEPLOYING'
+  /** The last deployment failed and there is no release to serve */
+  | 'FAILED'
+  /** Serving its live release */
+  | 'RUNNING'
+  /** Stopped by its owner */
+  | 'STOPPED';
+
+export type CreateAppInput = {
+  autoDeploy?: boolean | null | undefined;
+  /** Default main */
+  branch?: string | null | undefined;
+  description?: string | null | undefined;
+  /** Defaults to the slug */
+  name?: string | null | undefined;
+  /** owner/name or https://github.com/owner/name */
+  repo?: string | null | undefined;
+  /** 3–40 lowercase letters, digits or hyphens; the app's host name, unique on the platform */
+  slug: string;
+};
+
+export type DeployRepoInput = {
+  /** Default: the app's branch */
+  branch?: string | null | undefined;
+  /** A full commit sha to deploy instead of the branch's newest commit */
+  commit?: string | null | undefined;
+  /** owner/name or https://github.com/owner/name; default: the app's repo */
+  repo?: string | null | undefined;
+};
+
+export type DeploymentSource =
+  | 'github'
+  | 'zip';
+
+export type DeploymentStatus =
+  /** Fetching, detecting, building, release phase */
+  | 'BUILDING'
+  /** Canceled by its owner */
+  | 'CANCELED'
+  /** Did not go live; the previous release kept serving */
+  | 'FAILED'
+  /** Serving now */
+  | 'LIVE'
+  /** Waiting for the app's previous deployment to finish */
+  | 'QUEUED'
+  /** The new release is starting; it takes traffic once it answers HTTP */
+  | 'STARTING'
+  /** Replaced: a newer deployment went live after it, or came before it was built */
+  | 'SUPERSEDED';
+
+export type LogKind =
+  | 'build'
+  | 'runtime';
+
+export type LogStream =
+  | 'stderr'
+  | 'stdout'
+  | 'system';
+
+export type Role =
+  | 'ADMIN'
+  | 'USER';
+
+export type RollbackInput = {
+  /** Default: the newest kept release before the live one */
+  deployment?: string | number | null | undefined;
+};
+
+export type UserStatus =
+  | 'ACTIVE'
+  | 'PENDING'
+  | 'SUSPENDED';
+
+type CliError_ConflictError_Fragment = { __typename: 'ConflictError', code: string, message: string };
+
+type CliError_InvalidRequestError_Fragment = { __typename: 'InvalidRequestError', code: string, message: string };
+
+type CliError_NotFoundError_Fragment = { __typename: 'NotFoundError', code: string, message: string };
+
+type CliError_QuotaExceededError_Fragment = { __typename: 'QuotaExceededError', code: string, message: string };
+
+export type CliErrorFragment =
+  | CliError_ConflictError_Fragment
+  | CliError_InvalidRequestError_Fragment
+  | CliError_NotFoundError_Fragment
+  | CliError_QuotaExceededError_Fragment
+;
+
+export type CliWhoamiQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CliWhoamiQuery = { viewer: { user: { id: string, name: string, email: string, role: Role, status: UserStatus }, quota: { maxApps: number, maxDatabases: number, maxUploadBytes: number, cdnBytes: number, requestsPerMinute: number, usage: { apps: number, databases: number, cdnBytes: number } } } };
+
+export type CliAppsQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type CliAppsQuery = { apps: Array<{ slug: string, name: string, status: AppStatus, url: string, repo: string | null, branch: string, createdAt: string, liveDeployment: { id: string, createdAt: string } | null }> };
+
+export type CliAppInfoQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }> } };
+
+export type CliCreateAppMutationVariables = Exact<{
+  input: CreateAppInput;
+}>;
+
+
+export type CliCreateAppMutation = { createApp:
+    | { slug: string, name: string, url: string, status: AppStatus }
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+   };
+
+export type CliDeleteAppMutationVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliDeleteAppMutation = { deleteApp: boolean };
+
+export type CliDeployUploadMutationVariables = Exact<{
+  slug: string;
+  upload: string | number;
+}>;
+
+
+export type CliDeployUploadMutation = { deployUpload:
+    | { id: string, status: DeploymentStatus }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliDeployRepoMutationVariables = Exact<{
+  slug: string;
+  input?: DeployRepoInput | null | undefined;
+}>;
+
+
+export type CliDeployRepoMutation = { deployRepo:
+    | { id: string, status: DeploymentStatus, repo: string | null, branch: string | null }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliAppStatusSubscriptionVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliAppStatusSubscription = { app: { status: AppStatus, url: string, deployments: Array<{ id: string, status: DeploymentStatus, error: string | null }> } };
+
+export type CliDeploymentStatusQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliDeploymentStatusQuery = { app: { status: AppStatus, url: string, deployments: Array<{ id: string, status: DeploymentStatus, error: string | null }> } };
+
+export type CliLogsQueryVariables = Exact<{
+  slug: string;
+  kind?: LogKind | null | undefined;
+  deployment?: string | number | null | undefined;
+  after?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type CliLogsQuery = { appLogs: Array<{ timestamp: string, stream: LogStream, line: string, deploymentId: string | null }> };
+
+export type CliFollowLogsSubscriptionVariables = Exact<{
+  slug: string;
+  kind?: LogKind | null | undefined;
+  deployment?: string | number | null | undefined;
+  after?: string | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type CliFollowLogsSubscription = { appLogs: Array<{ timestamp: string, stream: LogStream, line: string, deploymentId: string | null }> };
+
+export type CliEnvQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliEnvQuery = { appEnv: Array<{ key: string, value: string }> };
+
+export type CliSetEnvMutationVariables = Exact<{
+  slug: string;
+  vars: Record<string, string>;
+}>;
+
+
+export type CliSetEnvMutation = { setEnv: Array<{ key: string, value: string }> };
+
+export type CliUnsetEnvMutationVariables = Exact<{
+  slug: string;
+  key: string;
+}>;
+
+
+export type CliUnsetEnvMutation = { unsetEnv: boolean };
+
+export type CliStopMutationVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliStopMutation = { stopApp: { slug: string, status: AppStatus } };
+
+export type CliRestartMutationVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliRestartMutation = { restartApp:
+    | { slug: string, status: AppStatus }
+    | { __typename: 'ConflictError', code: string, message: string }
+   };
+
+export type CliRollbackMutationVariables = Exact<{
+  slug: string;
+  input?: RollbackInput | null | undefined;
+}>;
+
+
+export type CliRollbackMutation = { rollback:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { id: string, status: DeploymentStatus, rollbackOf: string | null }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+   };
+
+export type CliPsQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource } | null } };
+
+export class TypedDocumentString<TResult, TVariables>
+  extends String
+  implements DocumentTypeDecoration<TResult, TVariables>
+{
+  __apiType?: NonNullable<DocumentTypeDecoration<TResult, TVariables>['__apiType']>;
+  private value: string;
+  public __meta__?: Record<string, any> | undefined;
+
+  constructor(value: string, __meta__?: Record<string, any> | undefined) {
+    super(value);
+    this.value = value;
+    this.__meta__ = __meta__;
+  }
+
+  override toString(): string & DocumentTypeDecoration<TResult, TVariables> {
+    return this.value;
+  }
+}
+export const CliErrorFragmentDoc = new TypedDocumentString(`
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+    `, {"fragmentName":"CliError"}) as unknown as TypedDocumentString<CliErrorFragment, unknown>;
+export const CliWhoamiDocument = new TypedDocumentString(`
+    query CliWhoami {
+  viewer {
+    user {
+      id
+      name
+      email
+      role
+      status
+    }
+    quota {
+      maxApps
+      maxDatabases
+      maxUploadBytes
+      cdnBytes
+      requestsPerMinute
+      usage {
+        apps
+        databases
+        cdnBytes
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliWhoamiQuery, CliWhoamiQueryVariables>;
+export const CliAppsDocument = new TypedDocumentString(`
+    query CliApps($after: String) {
+  apps(first: 100, after: $after) {
+    slug
+    name
+    status
+    url
+    repo
+    branch
+    createdAt
+    liveDeployment {
+      id
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliAppsQuery, CliAppsQueryVariables>;
+export const CliAppInfoDocument = new TypedDocumentString(`
+    query CliAppInfo($slug: String!) {
+  app(slug: $slug) {
+    slug
+    name
+    description
+    status
+    url
+    repo
+    branch
+    autoDeploy
+    instances
+    restarts
+    createdAt
+    updatedAt
+    liveDeployment {
+      id
+      source
+      status
+      createdAt
+      finishedAt
+      commit
+    }
+    deployments(limit: 10) {
+      id
+      source
+      status
+      createdAt
+      finishedAt
+      durationMs
+      error
+      commit
+      rollbackable
+      rollbackOf
+    }
+    resources {
+      id
+      type
+      name
+      envKey
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliAppInfoQuery, CliAppInfoQueryVariables>;
+export const CliCreateAppDocument = new TypedDocumentString(`
+    mutation CliCreateApp($input: CreateAppInput!) {
+  createApp(input: $input) {
+    ... on App {
+      slug
+      name
+      url
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliCreateAppMutation, CliCreateAppMutationVariables>;
+export const CliDeleteAppDocument = new TypedDocumentString(`
+    mutation CliDeleteApp($slug: String!) {
+  deleteApp(slug: $slug)
+}
+    `) as unknown as TypedDocumentString<CliDeleteAppMutation, CliDeleteAppMutationVariables>;
+export const CliDeployUploadDocument = new TypedDocumentString(`
+    mutation CliDeployUpload($slug: String!, $upload: ID!) {
+  deployUpload(slug: $slug, upload: $upload) {
+    ... on Deployment {
+      id
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliDeployUploadMutation, CliDeployUploadMutationVariables>;
+export const CliDeployRepoDocument = new TypedDocumentString(`
+    mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {
+  deployRepo(slug: $slug, input: $input) {
+    ... on Deployment {
+      id
+      status
+      repo
+      branch
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliDeployRepoMutation, CliDeployRepoMutationVariables>;
+export const CliAppStatusDocument = new TypedDocumentString(`
+    subscription CliAppStatus($slug: String!) {
+  app(slug: $slug) {
+    status
+    url
+    deployments(limit: 10) {
+      id
+      status
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliAppStatusSubscription, CliAppStatusSubscriptionVariables>;
+export const CliDeploymentStatusDocument = new TypedDocumentString(`
+    query CliDeploymentStatus($slug: String!) {
+  app(slug: $slug) {
+    status
+    url
+    deployments(limit: 20) {
+      id
+      status
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliDeploymentStatusQuery, CliDeploymentStatusQueryVariables>;
+export const CliLogsDocument = new TypedDocumentString(`
+    query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
+  appLogs(
+    slug: $slug
+    kind: $kind
+    deployment: $deployment
+    after: $after
+    limit: $limit
+  ) {
+    timestamp
+    stream
+    line
+    deploymentId
+  }
+}
+    `) as unknown as TypedDocumentString<CliLogsQuery, CliLogsQueryVariables>;
+export const CliFollowLogsDocument = new TypedDocumentString(`
+    subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
+  appLogs(
+    slug: $slug
+    kind: $kind
+    deployment: $deployment
+    after: $after
+    limit: $limit
+  ) {
+    timestamp
+    stream
+    line
+    deploymentId
+  }
+}
+    `) as unknown as TypedDocumentString<CliFollowLogsSubscription, CliFollowLogsSubscriptionVariables>;
+export const CliEnvDocument = new TypedDocumentString(`
+    query CliEnv($slug: String!) {
+  appEnv(slug: $slug) {
+    key
+    value
+  }
+}
+    `) as unknown as TypedDocumentString<CliEnvQuery, CliEnvQueryVariables>;
+export const CliSetEnvDocument = new TypedDocumentString(`
+    mutation CliSetEnv($slug: String!, $vars: EnvVars!) {
+  setEnv(slug: $slug, vars: $vars) {
+    key
+    value
+  }
+}
+    `) as unknown as TypedDocumentString<CliSetEnvMutation, CliSetEnvMutationVariables>;
+export const CliUnsetEnvDocument = new TypedDocumentString(`
+    mutation CliUnsetEnv($slug: String!, $key: String!) {
+  unsetEnv(slug: $slug, key: $key)
+}
+    `) as unknown as TypedDocumentString<CliUnsetEnvMutation, CliUnsetEnvMutationVariables>;
+export const CliStopDocument = new TypedDocumentString(`
+    mutation CliStop($slug: String!) {
+  stopApp(slug: $slug) {
+    slug
+    status
+  }
+}
+    `) as unknown as TypedDocumentString<CliStopMutation, CliStopMutationVariables>;
+export const CliRestartDocument = new TypedDocumentString(`
+    mutation CliRestart($slug: String!) {
+  restartApp(slug: $slug) {
+    ... on App {
+      slug
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliRestartMutation, CliRestartMutationVariables>;
+export const CliRollbackDocument = new TypedDocumentString(`
+    mutation CliRollback($slug: String!, $input: RollbackInput) {
+  rollback(slug: $slug, input: $input) {
+    ... on Deployment {
+      id
+      status
+      rollbackOf
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliRollbackMutation, CliRollbackMutationVariables>;
+export const CliPsDocument = new TypedDocumentString(`
+    query CliPs($slug: String!) {
+  app(slug: $slug) {
+    slug
+    status
+    instances
+    restarts
+    url
+    liveDeployment {
+      id
+      startedAt
+      finishedAt
+      createdAt
+      commit
+      source
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliPsQuery, CliPsQueryVariables>;

@@ -1,0 +1,106 @@
+// The `slipway` command tree, with each command's code imported only when it runs so
+// that `slipway --help` starts fast (only commander is loaded up front).
+import { packageVersion } from "./env.ts";
+import { Command, Option } from "commander";
+
+type Action = (...args: any[]) => unknown;
+/** The command's arguments, then its options merged with the global ones (--server). */
+const lazy =
+  (load: () => Promise<Record<string, Action>>, name: string) =>
+  async (...args: unknown[]) => {
+    const command = args.at(-1) as Command;
+    const positional = args.slice(0, -2);
+    const module = await load();
+    await module[name](...positional, command.optsWithGlobals());
+  };
+
+const auth = () => import("./commands/auth.ts");
+const apps = () => import("./commands/apps.ts");
+const deploy = () => import("./commands/deploy.ts");
+const logs = () => import("./commands/logs.ts");
+const env = () => import("./commands/env.ts");
+const lifecycle = () => import("./commands/lifecycle.ts");
+const completion = () => import("./commands/completion.ts");
+
+export function buildProgram(): Command {
+  const program = new Command("slipway")
+    .description("Deploy and manage apps on a Slipway server.")
+    .version(packageVersion(), "-V, --version")
+    .option("--server <url>", "the Slipway server (default: the one you logged in to, or SLIPWAY_SERVER)")
+    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText(
+      "after",
+      `
+Environment:
+  SLIPWAY_TOKEN    an access token to use instead of the stored login (CI)
+  SLIPWAY_SERVER   the server, when not given with --server
+  NO_COLOR         turn colours off
+
+Start with \`slipway login --server https://slipway.example.com\`.`,
+    );
+
+  const app = new Option("-a, --app <slug>", "the app (default: from slipway.json)");
+  const json = new Option("--json", "print JSON for scripts");
+
+  program
+    .command("login")
+    .description("log in with your browser (OAuth device flow)")
+    .option("--no-browser", "do not open a browser; print the address to visit")
+    .action(lazy(auth, "login"));
+  program.command("logout").description("revoke and forget the stored login").action(lazy(auth, "logout"));
+  program.command("whoami").description("the account you are logged in as").addOption(json).action(lazy(auth, "whoami"));
+
+  program.command("apps").description("list your apps").addOption(json).action(lazy(apps, "list"));
+  program
+    .command("apps:create <slug>")
+    .description("create an app and link this folder to it (slipway.json)")
+    .option("--name <name>", "display name (default: the slug)")
+    .option("--repo <owner/name>", "GitHub repository to deploy from")
+    .option("--branch <branch>", "the repository's branch (default main)")
+    .option("--no-link", "do not write slipway.json")
+    .addOption(json)
+    .action(lazy(apps, "create"));
+  program.command("apps:info").description("an app's status, URL and recent deployments").addOption(app).addOption(json).action(lazy(apps, "info"));
+  program
+    .command("apps:delete <slug>")
+    .description("delete an app with its releases, env vars, logs and databases")
+    .option("-y, --yes", "do not ask to type the slug")
+    .action(lazy(apps, "remove"));
+  program.command("link <slug>").description("link this folder to an app (writes slipway.json)").action(lazy(apps, "link"));
+
+  program
+    .command("deploy [dir]")
+    .description("deploy a folder (zipped, honouring .gitignore and .slipwayignore) or a GitHub repository")
+    .addOption(app)
+    .option("--repo <owner/name>", "deploy this GitHub repository instead of a folder")
+    .option("--branch <branch>", "with --repo (or the app's repository): the branch")
+    .option("--github", "deploy the app's own GitHub repository and branch")
+    .option("--no-follow", "do not stream the build log; exit once the deployment is queued")
+    .action(lazy(deploy, "deploy"));
+
+  program
+    .command("logs")
+    .description("recent log lines; -f follows them live")
+    .addOption(app)
+    .option("--build", "the latest deployment's build log instead of the runtime log")
+    .option("-f, --follow", "keep streaming new lines")
+    .option("-n, --lines <n>", "how many recent lines (1-1000)", "100")
+    .addOption(json)
+    .action(lazy(logs, "logs"));
+
+  program.command("env").description("list environment variables").addOption(app).addOption(json).action(lazy(env, "list"));
+  program.command("env:set <pairs...>").description("set KEY=VALUE (or KEY=@file to read the value from a file)").addOption(app).action(lazy(env, "set"));
+  program.command("env:unset <keys...>").description("remove variables").addOption(app).action(lazy(env, "unset"));
+
+  program.command("stop").description("stop the app").addOption(app).action(lazy(lifecycle, "stop"));
+  program.command("restart").description("start the live release again").addOption(app).action(lazy(lifecycle, "restart"));
+  program.command("rollback [deployment]").description("start a kept release again (default: the one before the live one)").addOption(app).action(lazy(lifecycle, "rollback"));
+  program.command("ps").description("the app's status, release, restarts and uptime").addOption(app).addOption(json).action(lazy(lifecycle, "ps"));
+  program.command("quota").description("your limits and what you use").addOption(json).action(lazy(lifecycle, "quota"));
+
+  program
+    .command("completion [shell]")
+    .description("print a bash or zsh completion script (eval \"$(slipway completion bash)\")")
+    .action(lazy(completion, "completion"));
+  return program;
+}

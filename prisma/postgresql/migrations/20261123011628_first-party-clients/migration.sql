@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OAuthClient" ALTER COLUMN "ownerId" DROP NOT NULL;

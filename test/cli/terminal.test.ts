@@ -1,0 +1,92 @@
+// The CLI as a person sees it: run in a real terminal (tmux), the screen read back with capture-pane. The
+// login prompt shows the address, the code and a spinner; a deploy shows the upload progress bar with bytes,
+// rate and ETA, then the build log and the URL.
+import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../helpers/apps.ts";
+import { Client } from "../helpers/client.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { BIN, cliHome, decideDevice, type CliHome } from "./helpers.ts";
+
+const SOCKET = `slipway-cli-test-${process.pid}`;
+const SESSION = "cli";
+const tmux = (...args: string[]) => execFileSync("tmux", ["-L", SOCKET, ...args], { encoding: "utf8" });
+const screen = () => tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", SESSION);
+const type = (line: string) => {
+  tmux("send-keys", "-t", SESSION, "-l", line);
+  tmux("send-keys", "-t", SESSION, "Enter");
+};
+
+let server: TestServer;
+let user: Client;
+let home: CliHome;
+
+beforeAll(async () => {
+  server = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "100000", DEFAULT_MAX_UPLOAD_BYTES: String(64 * 1024 * 1024) });
+  user = new Client(server.url);
+  await user.signup();
+  home = cliHome();
+  // A shell in a 120x40 terminal, with the CLI's own HOME; colours on (a TTY, no NO_COLOR).
+  tmux("new-session", "-d", "-s", SESSION, "-x", "120", "-y", "40", "env", `HOME=${home.home}`, `XDG_CONFIG_HOME=${home.configDir}`, `PATH=${process.env.PATH}`, "TERM=xterm-256color", "PS1=$ ", "sh");
+  type(`cd ${home.cwd}`);
+});
+afterAll(async () => {
+  try {
+    tmux("kill-server");
+  } catch {
+    // already gone
+  }
+  await server?.close();
+  if (home) fs.rmSync(home.home, { recursive: true, force: true });
+});
+
+const until = (pattern: RegExp, what: string, timeoutMs = 30_000) => waitFor(async () => screen().match(pattern), timeoutMs, `${what} on screen:\n${screen()}`);
+
+describe("in a terminal", () => {
+  it("login shows the address, the code and a spinner, then who is logged in", async () => {
+    type(`node ${BIN} login --server ${server.url} --no-browser`);
+    const [, code] = await until(/enter the code: ([A-Z]{4}-[A-Z]{4})/, "the code");
+    const shown = screen();
+    expect(shown).toContain(`To log in to ${server.url}, visit:`);
+    expect(shown).toContain(`  ${server.url}/oauth/device`);
+    await until(/Waiting for you to approve in the browser/, "the spinner");
+    // On a terminal (and no NO_COLOR) the code is in bold and the address in cyan.
+    const colours = tmux("capture-pane", "-p", "-e", "-t", SESSION);
+    expect(colours).toContain(`\x1b[1m${code}`);
+    expect(colours).toMatch(new RegExp(`\x1b\\[36m\\s*${server.url.replace(/[.]/g, "\\.")}/oauth/device`));
+    await decideDevice(user, code);
+    await until(/Logged in as \S+ <[^>]+>/, "the outcome", 20_000);
+  });
+
+  it("deploy draws the upload progress bar (bytes, rate, ETA), then the build log and the URL", async () => {
+    const dir = path.join(home.cwd, "site");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "index.html"), "<h1>hello</h1>");
+    fs.writeFileSync(path.join(dir, "noise.bin"), crypto.randomBytes(8 * 1024 * 1024)); // incompressible: 8 MB on the wire
+    type(`cd ${dir} && node ${BIN} apps:create term-${process.pid} && node ${BIN} deploy`);
+    await until(/is live at http/, "the outcome", 60_000);
+    const shown = screen();
+    if (process.env.SHOW_SCREEN) console.log(shown);
+    expect(shown).toMatch(/Packed 2 files from .* \(8\.0 MB\)\./);
+    expect(shown).toMatch(/Uploading \[█{10,}\] 100% \| 8\.0 MB\/8\.0 MB \| [\d.]+ [KMG]?B\/s \| ETA \d+s/);
+    expect(shown).toContain("-----> Building");
+    expect(shown).toMatch(new RegExp(`✔ term-${process.pid} is live at http://term-${process.pid}\\.`));
+  });
+
+  it("apps:delete asks to type the slug, and a wrong answer deletes nothing", async () => {
+    const slug = `term-${process.pid}`;
+    type(`node ${BIN} apps:delete ${slug}`);
+    await until(/Type the slug to confirm/, "the question");
+    type("wrong");
+    await until(/Error: Not deleted: the slug did not match\./, "the refusal", 20_000);
+    expect((await user.get(`/api/apps/${slug}`)).status).toBe(200);
+    type(`node ${BIN} apps:delete ${slug}`);
+    await waitFor(async () => screen().split("Type the slug to confirm").length === 3, 30_000, "the second question");
+    type(slug);
+    await until(new RegExp(`Deleted ${slug}\\.`), "the deletion", 20_000);
+    expect((await user.get(`/api/apps/${slug}`)).status).toBe(404);
+  });
+});
