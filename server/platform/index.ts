@@ -75,6 +75,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
+      await services.domains.stop();
       await engine.close();
       await clearedElsewhere.return?.();
       await Promise.all([counters.close(), pubsub.close(), mailer.close(), storage.close()]);
