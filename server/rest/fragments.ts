@@ -11,6 +11,8 @@ export const fragments: Record<string, string> = {
     slug name description status url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,
   DeploymentFields: `fragment DeploymentFields on Deployment {
     id status source repo branch commit commitMessage createdAt startedAt finishedAt error durationMs rollbackOf rollbackable steps { name ms } }`,
+  DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate
+    dnsRecord { type name value } txtRecord { type name value } challengeUrl createdAt }`,
   LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId line }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
