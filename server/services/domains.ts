@@ -133,6 +133,9 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
       await changes?.return?.();
     },
 
+    /** Checks the pending domains of the last hour (what the timer runs every minute). */
+    recheck: recheckPending,
+
     /** The platform's own hosts answer pending challenges too (a proxy in front may rewrite Host). */
     isPendingToken: (token: string) => engine.routes.challenge(token),
 

@@ -5,13 +5,15 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { deploy, FIXTURES, requestApp, zipFolder } from "../helpers/apps.ts";
+import { startDns, type TestDns } from "../helpers/dns.ts";
 import { freePort, startServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
+let dns: TestDns;
 let owner: Client;
 let counter = 0;
 const newSlug = () => `dom-${process.pid}-${++counter}`;
-const RESOLVED = ["shop.example.test", "www.example.test", "gone.example.test", "freed.example.test", "pending.example.test"];
+const RESOLVED = ["shop.example.test", "www.example.test", "gone.example.test", "freed.example.test", "pending.example.test", "later.example.test"];
 
 async function newApp(client = owner): Promise<string> {
   const slug = newSlug();
@@ -21,17 +23,21 @@ async function newApp(client = owner): Promise<string> {
 }
 
 beforeAll(async () => {
+  dns = await startDns();
   server = await startServer({
     DEFAULT_MAX_APPS: "50",
     DEFAULT_REQUESTS_PER_MINUTE: "100000",
     DOMAIN_VERIFY_RESOLVE: RESOLVED.map((h) => `${h}:127.0.0.1`).join(","),
-    // Nothing answers DNS here: the TXT alternative fails fast and the HTTP challenge decides.
-    DOMAIN_VERIFY_DNS_SERVERS: "127.0.0.1:9",
+    // TXT challenges are looked up on a DNS server of the test's own (test/helpers/dns.ts).
+    DOMAIN_VERIFY_DNS_SERVERS: dns.server,
   });
   owner = new Client(server.url);
   await owner.signup();
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await dns.close();
+});
 
 describe("domains API: access and validation", () => {
   it("refuses anonymous callers on every route", async () => {
@@ -256,5 +262,31 @@ describe("domains: verification and routing", () => {
     await server.slipway.platform.services.domains.stop();
     await server.slipway.platform.services.domains.start();
     expect((await requestApp(server.url, "www.example.test", "/")).body).toMatch(/hello from static/);
+  });
+
+  it("verifies through a TXT record when the hostname does not reach Slipway yet", async () => {
+    const slug = await newApp();
+    const added = await owner.post(`/api/apps/${slug}/domains`, { hostname: "txt.example.test" });
+    const txt = added.body.txtRecord;
+    expect(txt.name).toBe("_slipway-challenge.txt.example.test");
+    dns.txt.set(txt.name, ["some-other-text"]);
+    const wrong = await owner.post(`/api/apps/${slug}/domains/txt.example.test/verify`);
+    expect(wrong.status).toBe(409);
+    expect(wrong.body.error.message).toMatch(/TXT record _slipway-challenge\.txt\.example\.test does not hold the token/);
+    dns.txt.set(txt.name, ["some-other-text", txt.value]);
+    const verified = await owner.post(`/api/apps/${slug}/domains/txt.example.test/verify`);
+    expect(verified.status).toBe(200);
+    expect(verified.body.verified).toBe(true);
+    expect(server.slipway.platform.engine.routes.domain("txt.example.test")).toEqual({ slug, verified: true });
+  });
+
+  it("re-checks pending domains in the background", async () => {
+    const slug = await newApp();
+    await deploy(owner, slug, await zipFolder(path.join(FIXTURES, "static")));
+    await owner.post(`/api/apps/${slug}/domains`, { hostname: "later.example.test" });
+    expect((await requestApp(server.url, "later.example.test", "/")).status).toBe(404);
+    await server.slipway.platform.services.domains.recheck();
+    expect((await owner.get(`/api/apps/${slug}/domains`)).body[0].verified).toBe(true);
+    expect((await requestApp(server.url, "later.example.test", "/")).body).toMatch(/hello from static/);
   });
 });
