@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { deploy, FIXTURES, requestApp, zipFolder } from "../helpers/apps.ts";
 import { startDns, type TestDns } from "../helpers/dns.ts";
+import { bearer, issueTokens, registerClient } from "../oauth/helpers.ts";
 import { freePort, startServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -66,6 +67,24 @@ describe("domains API: access and validation", () => {
     expect(attempts.map((r) => r.status)).toEqual([404, 404, 404, 404]);
     expect(attempts.map((r) => r.body.error.code)).toEqual(Array(4).fill("not_found"));
     expect((await owner.get(`/api/apps/${slug}/domains`)).body.map((d: { hostname: string }) => d.hostname)).toEqual(["mine.example.com"]);
+  });
+
+  it("needs read:apps to list and write:apps to change (403 insufficient_scope)", async () => {
+    const slug = await newApp();
+    await owner.post(`/api/apps/${slug}/domains`, { hostname: "scoped.example.com" });
+    const client = await registerClient(owner);
+    const readOnly = bearer(server, (await issueTokens(server, owner, client, "read:apps")).access_token);
+    expect((await readOnly.get(`/api/apps/${slug}/domains`)).body).toMatchObject([{ hostname: "scoped.example.com" }]);
+    const refused = await Promise.all([
+      readOnly.post(`/api/apps/${slug}/domains`, { hostname: "other.example.com" }),
+      readOnly.post(`/api/apps/${slug}/domains/scoped.example.com/verify`),
+      readOnly.request("DELETE", `/api/apps/${slug}/domains/scoped.example.com`),
+    ]);
+    expect(refused.map((r) => [r.status, r.body.error.code])).toEqual(Array(3).fill([403, "insufficient_scope"]));
+    const userOnly = bearer(server, (await issueTokens(server, owner, client, "read:user")).access_token);
+    expect((await userOnly.get(`/api/apps/${slug}/domains`)).status).toBe(403);
+    const writer = bearer(server, (await issueTokens(server, owner, client, "read:apps write:apps")).access_token);
+    expect((await writer.request("DELETE", `/api/apps/${slug}/domains/scoped.example.com`)).status).toBe(204);
   });
 
   it("answers 404 for a hostname the app does not have", async () => {
