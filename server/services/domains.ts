@@ -1,7 +1,8 @@
 // Custom domains: an app's owner claims a hostname (one app on the whole platform may hold it), proves control
 // of it (services/domain-checks.ts), and from then on the router sends that Host to the app. This service is the
 // one writer of the routing table's custom domains (engine.routes), loaded from the database at boot, kept in
-// step across instances through pub/sub, and re-checked while pending (every minute for the first hour).
+// step across instances through pub/sub (and reloaded every minute), and re-checked while pending (every minute
+// for the first hour).
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -54,6 +55,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
   };
   let timer: NodeJS.Timeout | undefined;
   let changes: AsyncIterableIterator<unknown> | undefined;
+  let following: Promise<void> | undefined;
 
   const view = (row: DomainRow, slug: string): DomainView => ({
     hostname: row.hostname,
@@ -66,7 +68,11 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
     createdAt: row.createdAt,
   });
 
+  /** Bumped by every write to the table here: a reload that read the database before it is stale. */
+  let writes = 0;
+
   function route(row: DomainRow, slug: string): void {
+    writes += 1;
     engine.routes.setDomain(row.hostname, row.verifiedAt ? { slug, verified: true } : { slug, verified: false, token: row.token });
   }
 
@@ -74,7 +80,10 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
   const announce = () => deps.pubsub.publish(CHANGED, null).catch(() => {});
 
   async function reload(): Promise<void> {
+    const before = writes;
     const rows = await db.domain.findMany({ include: { app: { select: { slug: true } } } });
+    // A local change meanwhile: its own announcement brings another reload, which reads it.
+    if (writes !== before) return;
     engine.routes.setDomains(rows.map((row) => [row.hostname, row.verifiedAt ? { slug: row.app.slug, verified: true } : { slug: row.app.slug, verified: false, token: row.token }]));
   }
 
@@ -120,17 +129,20 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
     /** Loads the routing table and starts following changes and re-checking pending domains. */
     async start(): Promise<void> {
       await reload();
-      changes = await deps.pubsub.subscribe(CHANGED);
-      void (async () => {
-        for await (const _ of changes!) await reload().catch(() => {});
+      const subscription = (changes = await deps.pubsub.subscribe(CHANGED));
+      following = (async () => {
+        for await (const _ of subscription) await reload().catch(() => {});
       })();
-      timer = setInterval(() => void recheckPending().catch(() => {}), RECHECK_MS);
+      // The reload also catches what no announcement carried (an app deleted on another instance).
+      timer = setInterval(() => void reload().then(recheckPending).catch(() => {}), RECHECK_MS);
       timer.unref();
     },
 
+    /** Stops following changes; resolves once no reload is under way. */
     async stop(): Promise<void> {
       clearInterval(timer);
       await changes?.return?.();
+      await following;
     },
 
     /** Checks the pending domains of the last hour (what the timer runs every minute). */
@@ -189,6 +201,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
     async remove(by: Acting, slug: string, hostname: string): Promise<boolean> {
       const { row, slug: appSlug } = await domainOf(by, slug, hostname);
       await db.domain.deleteMany({ where: { id: row.id } });
+      writes += 1;
       engine.routes.removeDomain(row.hostname);
       await announce();
       await audit.by(by, "domain.remove", { type: "app", id: row.appId }, { slug: appSlug, hostname: row.hostname });
