@@ -153,6 +153,12 @@ describe("domains API: access and validation", () => {
     expect(created.body.challengeUrl).toBe(`http://claimed.example.com:${new URL(server.url).port}/.well-known/slipway-challenge/${created.body.txtRecord.value}`);
     expect(created.body.txtRecord.value).toMatch(/^[A-Za-z0-9_-]{32}$/);
 
+    // An internationalised name is stored in its xn-- form, and is the same claim written either way.
+    const idn = await owner.post(`/api/apps/${slug}/domains`, { hostname: "Bücher.example.com" });
+    expect(idn.status).toBe(201);
+    expect(idn.body.hostname).toBe("xn--bcher-kva.example.com");
+    expect((await owner.post(`/api/apps/${slug}/domains`, { hostname: "xn--bcher-kva.example.com" })).status).toBe(409);
+
     const again = await owner.post(`/api/apps/${slug}/domains`, { hostname: "claimed.example.com" });
     expect(again.status).toBe(409);
     expect(again.body.error.code).toBe("conflict");
