@@ -19,6 +19,8 @@ export const MAX_DOMAINS_PER_APP = 20;
 const CHANGED = "domains:changed";
 const RECHECK_MS = 60_000;
 const RECHECK_FOR_MS = 60 * 60_000;
+/** A claim still unverified after this long no longer holds the hostname: another app may claim it. */
+export const PENDING_CLAIM_MS = 7 * 24 * 60 * 60_000;
 
 type DomainRow = Awaited<ReturnType<Db["domain"]["findUniqueOrThrow"]>>;
 
@@ -168,13 +170,21 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
       if ((await db.domain.count({ where: { appId: app.id } })) >= MAX_DOMAINS_PER_APP) {
         throw new InvalidRequestError(`An app can have at most ${MAX_DOMAINS_PER_APP} domains. Remove one first.`);
       }
+      const create = () => db.domain.create({ data: { appId: app.id, hostname: checked.hostname, token: randomBytes(24).toString("base64url") } });
       let row: DomainRow;
       try {
-        row = await db.domain.create({ data: { appId: app.id, hostname: checked.hostname, token: randomBytes(24).toString("base64url") } });
+        row = await create();
       } catch (error) {
         if (!uniqueViolation(error)) throw error;
-        const message = `${checked.hostname} is already claimed on Slipway. Remove it from the app that holds it first.`;
-        throw new ConflictError(message, { hostname: message });
+        // An old claim never verified (squatting, or abandoned) gives way; a verified or recent one holds.
+        const stale = await db.domain.deleteMany({ where: { hostname: checked.hostname, verifiedAt: null, createdAt: { lt: new Date(Date.now() - PENDING_CLAIM_MS) } } });
+        if (!stale.count) {
+          const message = `${checked.hostname} is already claimed on Slipway. Remove it from the app that holds it first.`;
+          throw new ConflictError(message, { hostname: message });
+        }
+        writes += 1;
+        engine.routes.removeDomain(checked.hostname);
+        row = await create();
       }
       route(row, app.slug);
       await announce();

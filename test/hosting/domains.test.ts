@@ -172,6 +172,27 @@ describe("domains API: access and validation", () => {
     expect(refused.body.error.message).toMatch(/already claimed/);
   });
 
+  it("lets a claim never verified within a week give way to another app's", async () => {
+    const slug = await newApp();
+    expect((await owner.post(`/api/apps/${slug}/domains`, { hostname: "squatted.example.com" })).status).toBe(201);
+    const stranger = new Client(server.url);
+    await stranger.signup();
+    const theirs = await newApp(stranger);
+    expect((await stranger.post(`/api/apps/${theirs}/domains`, { hostname: "squatted.example.com" })).status).toBe(409);
+    const sixDays = new Date(Date.now() - 6 * 24 * 3600_000);
+    const { db } = server.slipway.platform;
+    await db.domain.update({ where: { hostname: "squatted.example.com" }, data: { createdAt: sixDays } });
+    expect((await stranger.post(`/api/apps/${theirs}/domains`, { hostname: "squatted.example.com" })).status).toBe(409);
+    await db.domain.update({ where: { hostname: "squatted.example.com" }, data: { createdAt: new Date(Date.now() - 8 * 24 * 3600_000) } });
+    const taken = await stranger.post(`/api/apps/${theirs}/domains`, { hostname: "squatted.example.com" });
+    expect(taken.status).toBe(201);
+    expect((await owner.get(`/api/apps/${slug}/domains`)).body).toEqual([]);
+    expect(server.slipway.platform.engine.routes.domain("squatted.example.com")).toMatchObject({ slug: theirs, verified: false });
+    // A verified claim holds however old.
+    await db.domain.update({ where: { hostname: "squatted.example.com" }, data: { verifiedAt: new Date(), createdAt: new Date(0) } });
+    expect((await owner.post(`/api/apps/${slug}/domains`, { hostname: "squatted.example.com" })).status).toBe(409);
+  });
+
   it("says why verification failed while the hostname does not reach Slipway", async () => {
     const slug = await newApp();
     expect((await owner.post(`/api/apps/${slug}/domains`, { hostname: "unresolvable.invalid" })).status).toBe(201);
@@ -254,8 +275,9 @@ describe("domains: verification and routing", () => {
 
     expect((await owner.request("DELETE", `/api/apps/${slug}/domains/GONE.example.test`)).status).toBe(204);
     const after = await requestApp(server.url, "gone.example.test", "/");
+    // No longer an app host: it is the platform's, as any hostname no app claims (the dashboard, or 404 without one).
     expect(after.body).not.toMatch(/hello from static/);
-    expect(after.status).toBe(404);
+    expect(server.slipway.platform.engine.routes.domain("gone.example.test")).toBeUndefined();
     expect((await owner.get(`/api/apps/${slug}/domains`)).body).toEqual([]);
     expect((await owner.request("DELETE", `/api/apps/${slug}/domains/gone.example.test`)).status).toBe(404);
     // Free again: another app may claim it.
