@@ -91,7 +91,8 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
 
   async function domainOf(by: Acting, slug: string, hostname: string): Promise<{ row: DomainRow; slug: string }> {
     const app = await apps.mine(by.id, slug);
-    const row = typeof hostname === "string" ? await db.domain.findUnique({ where: { hostname: hostname.toLowerCase().replace(/\.$/, "") } }) : null;
+    const checked = checkHostname(hostname, rules);
+    const row = "hostname" in checked ? await db.domain.findUnique({ where: { hostname: checked.hostname } }) : null;
     if (!row || row.appId !== app.id) throw new NotFoundError(`The app "${slug}" has no domain "${hostname}".`);
     return { row, slug: app.slug };
   }
@@ -105,9 +106,11 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
       await db.domain.updateMany({ where: { id: row.id }, data: { checkedAt: now } });
       return { row: null, reasons: [viaHttp, viaDns] };
     }
-    // updateMany: the domain may have been removed meanwhile.
+    // updateMany: the domain may have been verified (a check at the same time) or removed meanwhile.
     const { count } = await db.domain.updateMany({ where: { id: row.id, verifiedAt: null }, data: { verifiedAt: now, checkedAt: now } });
-    return { row: count ? { ...row, verifiedAt: now, checkedAt: now } : null, reasons: count ? [] : ["the domain was removed meanwhile"] };
+    if (count) return { row: { ...row, verifiedAt: now, checkedAt: now }, reasons: [] };
+    const current = await db.domain.findUnique({ where: { id: row.id } });
+    return current?.verifiedAt ? { row: current, reasons: [] } : { row: null, reasons: ["the domain was removed meanwhile"] };
   }
 
   async function recheckPending(): Promise<void> {
