@@ -1,5 +1,6 @@
 // The one module that reads process.env. Every variable of the contract's configuration table is
 // validated here at boot; a bad value stops the server with one line naming the variable.
+import { isIP } from "node:net";
 import path from "node:path";
 import { getDomain } from "tldts";
 import { z } from "zod";
@@ -81,6 +82,15 @@ const schema = z.object({
   GRAPHQL_JIT: bool.default(true),
   BACKUP_INTERVAL_HOURS: positiveInt.default(24),
   BACKUP_RETENTION_DAYS: positiveInt.default(7),
+  DOMAIN_VERIFY_RESOLVE: z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((pair) => /^[a-z0-9.-]+:[0-9a-f.:]+$/i.test(pair) && isIP(pair.slice(pair.indexOf(":") + 1)) !== 0), "expected hostname:ip pairs separated by commas, like shop.example.com:127.0.0.1")
+    .default([]),
+  DOMAIN_VERIFY_DNS_SERVERS: z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .default([]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -138,6 +148,13 @@ export interface Config {
     startTimeoutMs: number;
     logRetention: number;
     releasesKept: number;
+  };
+  /** Custom domain verification (services/domains.ts). */
+  domains: {
+    /** Hostname → IP address overrides for the HTTP challenge fetch (tests, split-horizon DNS); else the system resolver. */
+    resolve: ReadonlyMap<string, string>;
+    /** DNS servers (ip or ip:port) for the TXT challenge lookup; empty: the system's. */
+    dnsServers: string[];
   };
   logLevel: string;
 }
@@ -203,6 +220,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,
       logRetention: e.LOG_RETENTION_LINES,
       releasesKept: e.RELEASES_KEPT,
+    },
+    domains: {
+      resolve: new Map(e.DOMAIN_VERIFY_RESOLVE.map((pair) => [pair.slice(0, pair.indexOf(":")).toLowerCase(), pair.slice(pair.indexOf(":") + 1)])),
+      dnsServers: e.DOMAIN_VERIFY_DNS_SERVERS,
     },
     logLevel: e.LOG_LEVEL,
   };

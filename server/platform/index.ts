@@ -82,6 +82,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
       await services.backups.stop();
+      await services.domains.stop();
       await engine.close();
       await databases.close();
       await clearedElsewhere.return?.();

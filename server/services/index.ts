@@ -10,6 +10,7 @@ import type { HostingEngine } from "../hosting/engine.ts";
 import { createAccountService } from "./accounts.ts";
 import { createAppService } from "./apps.ts";
 import { createDeploymentService } from "./deployments.ts";
+import { createDomainService } from "./domains.ts";
 import { createEnvService } from "./env.ts";
 import { createLogService } from "./logs.ts";
 import { createAccountTokenService } from "./account-tokens.ts";
@@ -85,6 +86,7 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     apps,
     env: createEnvService({ db, apps, engine, audit }),
+    domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit }),
     deployments,
     logs: createLogService({ apps, deployments, engine }),
     uploads,

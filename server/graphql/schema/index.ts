@@ -9,6 +9,7 @@ import "./oauth.ts";
 import "./apps.ts";
 import "./deployments.ts";
 import "./env.ts";
+import "./domains.ts";
 import "./logs.ts";
 import "./quota-requests.ts";
 import "./admin.ts";
