@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { schema } from "./graphql/schema/index.ts";
 import { registerGraphQL } from "./graphql/server.ts";
 import { createRouter, type RouteTable } from "./hosting/router/index.ts";
+import { cdnRoutes } from "./http/cdn.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { githubWebhookRoutes } from "./http/github-webhook.ts";
@@ -83,6 +84,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   });
   await app.register(oauthRoutes, { platform });
   await app.register(githubWebhookRoutes, { platform });
+  await app.register(cdnRoutes, { platform });
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());

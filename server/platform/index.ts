@@ -62,7 +62,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
-  const storage = createStorage(config);
+  const storage = await createStorage(config);
   const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens, storage });
   return {
     config,

@@ -8,6 +8,7 @@ export const fragments: Record<string, string> = {
     slug name description status url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,
   DeploymentFields: `fragment DeploymentFields on Deployment {
     id status source repo branch commit commitMessage createdAt startedAt finishedAt error durationMs rollbackOf rollbackable steps { name ms } }`,
+  FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
   LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId line }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,

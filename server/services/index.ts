@@ -21,6 +21,7 @@ import { createOAuthGrantService } from "./oauth-grants.ts";
 import { createPasswordResetService } from "./password-reset.ts";
 import { createSessionService } from "./sessions.ts";
 import { createUploadService } from "./uploads.ts";
+import { createCdnService } from "./cdn.ts";
 import { createAuditService } from "./audit.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { GitHubTokenStore } from "./github-tokens.ts";
@@ -65,6 +66,7 @@ export function createServices(deps: ServiceDeps) {
     deployments,
     logs: createLogService({ apps, deployments, engine }),
     uploads,
+    cdn: createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads }),
     oauthClients: createOAuthClientService(deps.db, deps.tokens, deps.cache),
     oauthGrants: createOAuthGrantService(deps.db, deps.tokens),
     oauthDeviceCodes: createOAuthDeviceCodeService(deps),

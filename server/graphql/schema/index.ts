@@ -9,5 +9,6 @@ import "./apps.ts";
 import "./deployments.ts";
 import "./env.ts";
 import "./logs.ts";
+import "./cdn.ts";
 
 export const schema = builder.toSchema();
