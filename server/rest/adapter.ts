@@ -60,6 +60,12 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
           result = await execute({ schema, document, variableValues, contextValue: contextFor(platform, request, reply) });
         } finally {
           if (uploadId) await platform.services.uploads.discard(uploadId);
+          // A streamed upload refused before its end (quota, size): the rest of the body is not read, and the
+          // connection closes after the answer, so the client stops sending.
+          if (route.stream && !request.raw.complete) {
+            reply.header("Connection", "close");
+            request.raw.resume();
+          }
         }
         if (result.errors?.length) throw fromGraphQLError(result.errors[0]);
         const value = Object.values(result.data ?? {})[0];

@@ -1,6 +1,7 @@
 // CDN test chores: upload bytes as the dashboard or a script would (multipart part `file`), and list what the
 // storage folder and the database hold, to show that a refused upload left nothing behind.
 import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 import type { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -30,3 +31,36 @@ export async function fetchContent(url: string, headers: Record<string, string> 
 }
 
 export const MiB = 1024 * 1024;
+
+/**
+ * Uploads like a client that does not announce the size: multipart sent in chunks (Transfer-Encoding: chunked,
+ * no Content-Length), so the server can only count the bytes as they come.
+ */
+export function uploadChunked(client: Client, size: number, name = "stream.bin"): Promise<{ status: number; body: any }> {
+  const url = new URL("/api/cdn", client.base);
+  const boundary = "chunkedboundary";
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, {
+      method: "POST",
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "transfer-encoding": "chunked", ...(client.cookie ? { cookie: client.cookie } : {}) },
+    });
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c) => (text += c)).on("end", () => resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null }));
+    });
+    req.on("error", reject);
+    req.write(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: application/octet-stream\r\n\r\n`);
+    const chunk = Buffer.alloc(64 * 1024, 7);
+    let sent = 0;
+    const more = () => {
+      while (sent < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        sent += piece.length;
+        if (!req.write(piece)) return void req.once("drain", more);
+      }
+      req.end(`\r\n--${boundary}--\r\n`);
+    };
+    more();
+  });
+}
