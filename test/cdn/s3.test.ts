@@ -27,7 +27,7 @@ beforeAll(async () => {
   s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-s3-"));
   const port = await freePort();
   s3rver = new S3rver({ address: "127.0.0.1", port, silent: true, directory: s3Dir, configureBuckets: [{ name: BUCKET, configs: [] }] });
-  (s3rver as unknown as NodeJS.EventEmitter).on("event", (event: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
+  s3rver.on("event", (event: { Records: { eventName: string; s3: { object: { key: string } } }[] }) => {
     for (const record of event.Records) created.set(record.s3.object.key, record.eventName);
   });
   await s3rver.run();
