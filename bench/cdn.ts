@@ -244,7 +244,7 @@ async function main() {
       "## CDN: downloads vs nginx (`sendfile on`), and RSS while uploading 1 GiB",
       "",
       `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:cdn\``,
-      `- Machine: ${machine()}`,
+      `- Machine: ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} at the end of the run (other work shares the CPUs: the rounds alternate so both sides see the same contention, and the medians damp it)`,
       `- Slipway runs as its own process (\`node --import tsx server/main.ts\`, \`NODE_ENV=production\`, SQLite, local disk storage, \`LOG_LEVEL=silent\`); ` +
         "nginx (Debian's) with `worker_processes 1`, `sendfile on`, `tcp_nopush on`, serving copies of the same files from a folder of its own. " +
         `The load generator (this process, undici) keeps ${CONNECTIONS} keep-alive connections downloading one file for ${SECONDS} s, checking every body's length; ` +
