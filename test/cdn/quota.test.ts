@@ -107,3 +107,20 @@ describe("maxUploadBytes", () => {
     expect(await rows(userId)).toBe(1);
   });
 });
+
+describe("deleteAllOf (for account deletion)", () => {
+  it("removes every stored object, row and hold of one user, and nothing of another's", async () => {
+    const { client, userId } = await newUser();
+    const { client: otherClient, userId: otherId } = await newUser();
+    const files = [(await uploadFile(client, "one", "1.txt")).body, (await uploadFile(client, "two", "2.txt")).body];
+    expect((await uploadFile(otherClient, "kept", "kept.txt")).status).toBe(201);
+    const before = storedObjects(server).length;
+    await server.slipway.platform.services.cdn.deleteAllOf(userId);
+    expect(storedObjects(server).length).toBe(before - 2);
+    expect(await rows(userId)).toBe(0);
+    expect(await server.slipway.platform.db.cdnHold.count({ where: { userId } })).toBe(0);
+    for (const file of files) expect((await fetch(file.url, { redirect: "manual" })).status).toBe(404);
+    expect(await rows(otherId)).toBe(1);
+    expect(await held(otherId)).toBe(4);
+  });
+});
