@@ -97,6 +97,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running
       // apps come back in the background (their page says deploying until they answer).
       await platform.engine.boot();
+      // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
+      if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;

@@ -182,6 +182,19 @@ export function createCdnService({ db, storage, accounts, uploads }: Deps) {
       publicFiles.delete(id);
     },
 
+    /**
+     * Sets every hold back to the bytes of stored files: what uploads cut off by a crash had reserved is freed.
+     * Only at boot and only for a lone instance (no REDIS_URL), when no upload can be in flight anywhere.
+     */
+    async reconcileHolds(): Promise<void> {
+      const sums = await db.file.groupBy({ by: ["ownerId"], _sum: { size: true } });
+      const stored = new Map(sums.map((s) => [s.ownerId, s._sum.size ?? 0n]));
+      for (const hold of await db.cdnHold.findMany()) {
+        const bytes = stored.get(hold.userId) ?? 0n;
+        if (hold.bytes !== bytes) await db.cdnHold.update({ where: { userId: hold.userId }, data: { bytes } });
+      }
+    },
+
     /** Removes every stored object of a user (their rows go with the account, by cascade). */
     async deleteAllOf(userId: string): Promise<void> {
       const files = await db.file.findMany({ where: { ownerId: userId }, select: { id: true, storageKey: true } });

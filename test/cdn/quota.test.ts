@@ -124,3 +124,16 @@ describe("deleteAllOf (for account deletion)", () => {
     expect(await held(otherId)).toBe(4);
   });
 });
+
+describe("reservations left by a crash", () => {
+  it("are freed by reconcileHolds (run at the boot of a lone instance)", async () => {
+    const { client, userId } = await newUser();
+    expect((await uploadFile(client, new Uint8Array(3 * MiB), "kept.bin")).status).toBe(201);
+    // An upload cut off by a crash: its reservation was never given back.
+    await server.slipway.platform.db.cdnHold.update({ where: { userId }, data: { bytes: { increment: 7 * MiB } } });
+    expect((await uploadFile(client, new Uint8Array(MiB), "blocked.bin")).status).toBe(413);
+    await server.slipway.platform.services.cdn.reconcileHolds();
+    expect(await held(userId)).toBe(3 * MiB);
+    expect((await uploadFile(client, new Uint8Array(MiB), "fits.bin")).status).toBe(201);
+  });
+});
