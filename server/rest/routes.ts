@@ -432,8 +432,8 @@ export const routes: RestRoute[] = [
     method: "GET",
     path: "/api/resources/:id/backups",
     tag: "databases",
-    summary: "The database's backups (size in bytes, time, trigger), newest first",
-    document: `query ResourceBackups($id: ID!) { resourceBackups(id: $id) { ...BackupFields } }`,
+    summary: "The database's backups (size in bytes, time, trigger), newest first (the latest 100)",
+    document: `query ResourceBackups($id: ID!) { resourceBackups(id: $id, first: 100) { ...BackupFields } }`,
   },
   {
     method: "POST",

@@ -14,6 +14,7 @@ import { NotFoundError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { AuditService } from "./audit.ts";
+import type { Page } from "./pages.ts";
 import type { Actor, ResourceRow, ResourceService } from "./resources.ts";
 
 export type BackupRow = Awaited<ReturnType<Db["backup"]["findUniqueOrThrow"]>>;
@@ -97,11 +98,17 @@ export function createBackupService(deps: {
   let timer: NodeJS.Timeout | undefined;
 
   const service = {
-    /** Newest first. */
-    list: (resourceId: string) => db.backup.findMany({ where: { resourceId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }),
+    /** A page of the database's backups, newest first; `after` names the last backup of the previous page. */
+    list: (resourceId: string, page: Page) =>
+      db.backup.findMany({
+        where: { resourceId },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      }),
 
-    async listMine(ownerId: string, resourceId: string): Promise<BackupRow[]> {
-      return service.list((await resources.mine(ownerId, resourceId)).id);
+    async listMine(ownerId: string, resourceId: string, page: Page): Promise<BackupRow[]> {
+      return service.list((await resources.mine(ownerId, resourceId)).id, page);
     },
 
     async create(actor: Actor, resourceId: string): Promise<BackupRow> {
