@@ -1,0 +1,199 @@
+// `slipway db:*` and `quota:request`/`quota:requests` as child processes against a real server: each command's
+// happy path with --json parsed, a backup restored into the real SQLite file, and refusals (quota exceeded,
+// not found, another user's database, missing confirmation or reason) exiting 1 with the server's message.
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Client } from "../helpers/client.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+import { cliHome, login, runCli, type CliHome } from "./helpers.ts";
+
+let server: TestServer;
+let user: Client;
+let home: CliHome;
+let counter = 0;
+const newSlug = () => `cli-db-${process.pid}-${++counter}`;
+
+beforeAll(async () => {
+  server = await startServer({ DEFAULT_MAX_APPS: "20", DEFAULT_MAX_DATABASES: "2", DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  user = new Client(server.url);
+  await user.signup();
+  home = cliHome();
+  await login(home, server.url, user);
+});
+afterAll(async () => {
+  await server?.close();
+  if (home) fs.rmSync(home.home, { recursive: true, force: true });
+});
+
+async function newApp(): Promise<string> {
+  const slug = newSlug();
+  const res = await user.post("/api/apps", { slug });
+  expect(res.status).toBe(201);
+  return slug;
+}
+
+const json = async (args: string[]) => {
+  const result = await runCli(home, [...args, "--json"]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout);
+};
+
+/** The SQLite file of database `id` on the host (DATA_DIR/apps/<app id>/data/<id>.db). */
+function sqliteFile(id: string): string {
+  const apps = path.join(server.config.dataDir, "apps");
+  const found = fs.readdirSync(apps).map((app) => path.join(apps, app, "data", `${id}.db`)).find((f) => fs.existsSync(f));
+  if (!found) throw new Error(`no file for database ${id}`);
+  return found;
+}
+
+describe("slipway db", () => {
+  it("db:create, db:list, db:url and db:delete, by name (with --app) or id; the quota refuses a third", async () => {
+    const slug = await newApp();
+    const first = await json(["db:create", "--app", slug]);
+    expect(first).toMatchObject({ type: "sqlite", name: "main", envKey: "DATABASE_URL" });
+    const text = await runCli(home, ["db:create", "--app", slug, "--name", "cache"]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/Created the sqlite database cache \(\w+\) for /);
+    expect(text.stdout).toContain("DATABASE_URL_CACHE");
+
+    const listed = await json(["db:list", "--app", slug]);
+    expect(listed.map((d: { name: string }) => d.name).sort()).toEqual(["cache", "main"]);
+    const env = await json(["env", "--app", slug]);
+    expect(Object.keys(env).sort()).toEqual(["DATABASE_URL", "DATABASE_URL_CACHE"]);
+    const table = await runCli(home, ["db:list", "--app", slug]);
+    expect(table.stdout).toMatch(/^main\s+sqlite\s+DATABASE_URL\s+/m);
+
+    const over = await runCli(home, ["db:create", "--app", slug, "--name", "third"]);
+    expect(over.code).toBe(1);
+    expect(over.stderr).toMatch(/^Error: .*\b2\b.*database/i);
+    expect((await json(["db:list", "--app", slug])).length).toBe(2);
+    const badName = await runCli(home, ["db:create", "--app", slug, "--name", "Bad-Name"]);
+    expect(badName.code).toBe(1);
+    expect(badName.stderr).toContain("lowercase letters, digits or underscores");
+    const badType = await runCli(home, ["db:create", "--app", slug, "--type", "mysql"]);
+    expect(badType.code).toBe(1);
+    expect(badType.stderr).toContain("Allowed choices are postgres, sqlite");
+
+    const url = await runCli(home, ["db:url", "main", "--app", slug]);
+    expect(url.code, url.stderr).toBe(0);
+    expect(url.stdout.trim()).toMatch(new RegExp(`^file:.*${first.id}\\.db$`));
+
+    const missing = await runCli(home, ["db:delete", "nothing", "--app", slug, "--yes"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${slug} has no database named nothing`);
+    const unconfirmed = await runCli(home, ["db:delete", "cache", "--app", slug]);
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toContain("--yes");
+    expect((await json(["db:list", "--app", slug])).length).toBe(2);
+    const deleted = await runCli(home, ["db:delete", "cache", "--app", slug, "--yes"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain("Deleted the database cache");
+    // By id, without an app.
+    const byId = await runCli(home, ["db:delete", first.id, "--yes"]);
+    expect(byId.code, byId.stderr).toBe(0);
+    expect(await json(["db:list", "--app", slug])).toEqual([]);
+    expect(await json(["env", "--app", slug])).toEqual({});
+  });
+
+  it("db:backup, db:backups and db:restore put the backed-up rows back into the database", async () => {
+    const slug = await newApp();
+    fs.writeFileSync(path.join(home.cwd, "slipway.json"), JSON.stringify({ app: slug }));
+    const db = await json(["db:create"]);
+    const file = sqliteFile(db.id);
+    const write = (sql: string) => {
+      const conn = new Database(file);
+      conn.exec(sql);
+      conn.close();
+    };
+    const rows = () => {
+      const conn = new Database(file, { readonly: true });
+      const names = conn.prepare("select name from notes order by name").all().map((r: any) => r.name);
+      conn.close();
+      return names;
+    };
+    write("create table notes (name text); insert into notes values ('kept');");
+
+    const backup = await json(["db:backup", "main"]);
+    expect(backup).toMatchObject({ trigger: "manual" });
+    expect(backup.size).toBeGreaterThan(0);
+    const text = await runCli(home, ["db:backup", db.id]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^Backed up main: backup \w+ \(\d+(\.\d)? KB\)\.$/m);
+    const listed = await json(["db:backups", "main"]);
+    expect(listed.length).toBe(2);
+    expect(listed[1]).toEqual(backup);
+
+    write("delete from notes; insert into notes values ('after');");
+    expect(rows()).toEqual(["after"]);
+    const refused = await runCli(home, ["db:restore", "main", backup.id]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("--yes");
+    expect(rows()).toEqual(["after"]);
+    const restored = await json(["db:restore", "main", backup.id, "--yes"]);
+    expect(restored.id).toBe(backup.id);
+    expect(rows()).toEqual(["kept"]);
+
+    const unknownBackup = await runCli(home, ["db:restore", "main", "no-such-backup", "--yes"]);
+    expect(unknownBackup.code).toBe(1);
+    expect(unknownBackup.stderr).toMatch(/^Error: .*backup/im);
+    fs.rmSync(path.join(home.cwd, "slipway.json"));
+  });
+
+  it("hides another user's database: not found by id, nothing changed", async () => {
+    const other = new Client(server.url);
+    await other.signup();
+    const slug = newSlug();
+    expect((await other.post("/api/apps", { slug })).status).toBe(201);
+    const theirs = await other.post(`/api/apps/${slug}/resources`, {});
+    expect(theirs.status).toBe(201);
+    for (const args of [["db:delete", theirs.body.id, "--yes"], ["db:backup", theirs.body.id], ["db:url", theirs.body.id], ["db:backups", theirs.body.id]]) {
+      const result = await runCli(home, args);
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr).toContain(`No database of yours has the id ${theirs.body.id}`);
+    }
+    const list = await runCli(home, ["db:list", "--app", slug]);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toMatch(/^Error: /);
+    expect((await other.get(`/api/resources/${theirs.body.id}/backups`)).body).toEqual([]);
+    expect((await other.get(`/api/apps/${slug}`)).body.resources).toHaveLength(1);
+  });
+});
+
+describe("slipway quota:request", () => {
+  it("checks its flags before asking, requires --reason off a terminal, then files the request; a second is refused", async () => {
+    const none = await runCli(home, ["quota:request", "--reason", "more"]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("Say which limits you want");
+    const badSize = await runCli(home, ["quota:request", "--cdn-bytes", "lots", "--reason", "more"]);
+    expect(badSize.code).toBe(1);
+    expect(badSize.stderr).toContain('--cdn-bytes "lots" is not a size');
+    const noReason = await runCli(home, ["quota:request", "--apps", "10"]);
+    expect(noReason.code).toBe(1);
+    expect(noReason.stderr).toContain("Give --reason");
+    const tooMany = await runCli(home, ["quota:request", "--apps", "5000", "--reason", "more"]);
+    expect(tooMany.code).toBe(1);
+    expect(tooMany.stderr).toMatch(/^Error: .*1,?000/m);
+    expect(await json(["quota:requests"])).toEqual([]);
+
+    const made = await json(["quota:request", "--apps", "10", "--cdn-bytes", "2GiB", "--upload-bytes", "200MiB", "--reason", "a bigger launch"]);
+    expect(made).toMatchObject({
+      status: "PENDING",
+      reason: "a bigger launch",
+      limits: { maxApps: 10, cdnBytes: 2 * 1024 ** 3, maxUploadBytes: 200 * 1024 ** 2, maxDatabases: null, requestsPerMinute: null },
+    });
+    expect((await user.get("/api/quota/requests")).body.map((r: { id: string }) => r.id)).toEqual([made.id]);
+
+    const again = await runCli(home, ["quota:request", "--databases", "5", "--reason", "and more"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain("Error: You already have a limit request waiting for a decision.");
+
+    const listed = await json(["quota:requests"]);
+    expect(listed).toEqual([made]);
+    const table = await runCli(home, ["quota:requests"]);
+    expect(table.stdout).toMatch(new RegExp(`${made.id}\\s+PENDING\\s+10 apps, 2.0 GB CDN storage, 200.0 MB uploads`));
+    const quota = await runCli(home, ["quota"]);
+    expect(quota.stdout).toContain(`Request ${made.id} for higher limits is pending`);
+  });
+});
