@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { issueTokens, registerClient } from "../oauth/helpers.ts";
 import { cliHome, login, runCli, type CliHome } from "./helpers.ts";
 
 let server: TestServer;
@@ -195,5 +196,22 @@ describe("slipway quota:request", () => {
     expect(table.stdout).toMatch(new RegExp(`${made.id}\\s+PENDING\\s+10 apps, 2.0 GB CDN storage, 200.0 MB uploads`));
     const quota = await runCli(home, ["quota"]);
     expect(quota.stdout).toContain(`Request ${made.id} for higher limits is pending`);
+  });
+
+  it("tells a login made without write:user (before quota:request existed) to log in again", async () => {
+    const old = cliHome();
+    const client = await registerClient(user);
+    const tokens = await issueTokens(server, user, client, "read:user read:apps write:apps");
+    fs.mkdirSync(path.join(old.configDir, "slipway"), { recursive: true, mode: 0o700 });
+    fs.writeFileSync(
+      path.join(old.configDir, "slipway", "credentials.json"),
+      JSON.stringify({ server: server.url, clientId: client.clientId, accessToken: tokens.access_token, refreshToken: tokens.refresh_token, expiresAt: Date.now() + 3_600_000 }),
+      { mode: 0o600 },
+    );
+    const result = await runCli(old, ["quota:request", "--apps", "11", "--reason", "more"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('Error: This access token lacks the "write:user" scope: your login predates this command. Run `slipway login` again to grant it.\n');
+    expect((await runCli(old, ["quota:requests", "--json"])).code).toBe(0);
+    fs.rmSync(old.home, { recursive: true, force: true });
   });
 });
