@@ -9,11 +9,13 @@ import { migrate } from "./db/migrate.ts";
 import { schema } from "./graphql/schema/index.ts";
 import { registerGraphQL } from "./graphql/server.ts";
 import { createRouter, type RouteTable } from "./hosting/router/index.ts";
+import { cdnRoutes } from "./http/cdn.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { backupDownloadRoutes } from "./http/backup-download.ts";
 import { githubWebhookRoutes } from "./http/github-webhook.ts";
 import { registerGuard } from "./http/guard.ts";
+import { domainChallengeRoute } from "./http/domain-challenge.ts";
 import { registerHostCheck } from "./http/host.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
@@ -48,7 +50,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   const router = createRouter({
     appsDomain: config.appsDomain,
     publicUrl: config.publicUrl,
-    routes: { lookup: (slug) => routes.lookup(slug) },
+    routes: { lookup: (slug) => routes.lookup(slug), domain: (hostname) => routes.domain?.(hostname) },
     onError: (slug, err) => app.log.warn({ slug, err }, "app request failed"),
   });
   const app = Fastify({
@@ -86,6 +88,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(oauthRoutes, { platform });
   await app.register(githubWebhookRoutes, { platform });
   await app.register(backupDownloadRoutes, { platform });
+  await app.register(domainChallengeRoute, { platform });
+  await app.register(cdnRoutes, { platform });
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());
@@ -98,6 +102,9 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running
       // apps come back in the background (their page says deploying until they answer).
       await platform.engine.boot();
+      await platform.services.domains.start();
+      // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
+      if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;

@@ -1,5 +1,6 @@
 // The one module that reads process.env. Every variable of the contract's configuration table is
 // validated here at boot; a bad value stops the server with one line naming the variable.
+import { isIP } from "node:net";
 import path from "node:path";
 import { getDomain } from "tldts";
 import { z } from "zod";
@@ -81,6 +82,15 @@ const schema = z.object({
   GRAPHQL_JIT: bool.default(true),
   BACKUP_INTERVAL_HOURS: positiveInt.default(24),
   BACKUP_RETENTION_DAYS: positiveInt.default(7),
+  DOMAIN_VERIFY_RESOLVE: z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .refine((list) => list.every((pair) => /^[a-z0-9.-]+:[0-9a-f.:]+$/i.test(pair) && isIP(pair.slice(pair.indexOf(":") + 1)) !== 0), "expected hostname:ip pairs separated by commas, like shop.example.com:127.0.0.1")
+    .default([]),
+  DOMAIN_VERIFY_DNS_SERVERS: z
+    .string()
+    .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+    .default([]),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -139,6 +149,13 @@ export interface Config {
     logRetention: number;
     releasesKept: number;
   };
+  /** Custom domain verification (services/domains.ts). */
+  domains: {
+    /** Hostname → IP address overrides for the HTTP challenge fetch (tests, split-horizon DNS); else the system resolver. */
+    resolve: ReadonlyMap<string, string>;
+    /** DNS servers (ip or ip:port) for the TXT challenge lookup; empty: the system's. */
+    dnsServers: string[];
+  };
   logLevel: string;
 }
 
@@ -157,9 +174,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "slipway.db")}`;
-  const s3Vars = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
-  if (s3Vars.some(Boolean) && !s3Vars.every(Boolean)) {
-    throw new ConfigError("Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
+  const s3Vars = { S3_ENDPOINT: e.S3_ENDPOINT, S3_BUCKET: e.S3_BUCKET, S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY };
+  const s3Missing = Object.entries(s3Vars).filter(([, v]) => !v).map(([name]) => name);
+  if (s3Missing.length > 0 && s3Missing.length < 4) {
+    throw new ConfigError(
+      `Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (missing: ${s3Missing.join(", ")}); ` +
+        "set them all for S3 storage, or none for local disk",
+    );
   }
   return {
     production: e.NODE_ENV === "production",
@@ -203,6 +224,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,
       logRetention: e.LOG_RETENTION_LINES,
       releasesKept: e.RELEASES_KEPT,
+    },
+    domains: {
+      resolve: new Map(e.DOMAIN_VERIFY_RESOLVE.map((pair) => [pair.slice(0, pair.indexOf(":")).toLowerCase(), pair.slice(pair.indexOf(":") + 1)])),
+      dnsServers: e.DOMAIN_VERIFY_DNS_SERVERS,
     },
     logLevel: e.LOG_LEVEL,
   };

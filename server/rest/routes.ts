@@ -387,6 +387,40 @@ export const routes: RestRoute[] = [
     status: 201,
   },
   {
+    method: "GET",
+    path: "/api/apps/:slug/domains",
+    tag: "domains",
+    summary: "The app's custom domains, oldest first, with the DNS record to create and the verification state",
+    document: `query AppDomains($slug: String!) { appDomains(slug: $slug) { ...DomainFields } }`,
+  },
+  {
+    method: "POST",
+    path: "/api/apps/:slug/domains",
+    tag: "domains",
+    summary: "Claim a hostname `{hostname}` for the app; it is routed once verified (409 when another app holds it)",
+    document: `mutation AddDomain($slug: String!, $input: AddDomainInput!) {
+      addDomain(slug: $slug, input: $input) { ... on Domain { ...DomainFields } ...ErrorFields } }`,
+    input: "input",
+    status: 201,
+  },
+  {
+    method: "GET",
+    path: "/api/cdn",
+    tag: "cdn",
+    summary: "Your CDN files, newest first (the first 100)",
+    document: `query Files { files(first: 100) { ...FileFields } }`,
+  },
+  {
+    method: "POST",
+    path: "/api/cdn",
+    tag: "cdn",
+    summary: "Upload a file (multipart/form-data, part `file`), streamed into storage; 413 past cdnBytes or maxUploadBytes",
+    document: `mutation UploadFile($upload: ID!) { uploadFile(upload: $upload) { ... on File { ...FileFields } ...ErrorFields } }`,
+    upload: "upload",
+    stream: true,
+    status: 201,
+  },
+  {
     method: "DELETE",
     path: "/api/resources/:id",
     tag: "databases",
@@ -416,5 +450,29 @@ export const routes: RestRoute[] = [
     summary: "Put the backup's content back into the same database; the app is stopped meanwhile and started again",
     document: `mutation RestoreBackup($id: ID!, $backupId: ID!) {
       restoreBackup(id: $id, backupId: $backupId) { ... on Backup { ...BackupFields } ...ErrorFields } }`,
+  },
+  {
+    method: "POST",
+    path: "/api/apps/:slug/domains/:hostname/verify",
+    tag: "domains",
+    summary: "Check the domain's challenges now: the HTTP token through the hostname, or the TXT record (409 naming why when neither passes)",
+    document: `mutation VerifyDomain($slug: String!, $hostname: String!) {
+      verifyDomain(slug: $slug, hostname: $hostname) { ... on Domain { ...DomainFields } ...ErrorFields } }`,
+  },
+  {
+    method: "DELETE",
+    path: "/api/apps/:slug/domains/:hostname",
+    tag: "domains",
+    summary: "Stop routing the hostname to the app and release it",
+    document: `mutation RemoveDomain($slug: String!, $hostname: String!) { removeDomain(slug: $slug, hostname: $hostname) }`,
+    status: 204,
+  },
+  {
+    method: "DELETE",
+    path: "/api/cdn/:id",
+    tag: "cdn",
+    summary: "Delete one of your files; its bytes are free at once",
+    document: `mutation DeleteFile($id: ID!) { deleteFile(id: $id) }`,
+    status: 204,
   },
 ];

@@ -9,10 +9,12 @@ import "./oauth.ts";
 import "./apps.ts";
 import "./deployments.ts";
 import "./env.ts";
+import "./domains.ts";
 import "./logs.ts";
 import "./quota-requests.ts";
 import "./admin.ts";
 import "./audit.ts";
 import "./resources.ts";
+import "./cdn.ts";
 
 export const schema = builder.toSchema();

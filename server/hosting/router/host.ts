@@ -27,3 +27,11 @@ export function hostMatcher(appsDomain: string, platformHostname: string): (host
     return { app: true, slug: LABEL.test(label) ? label : null };
   };
 }
+
+/** The hostname of a Host header, lowercase, without port or trailing dot; null for none or an IPv6 literal. */
+export function hostName(host: string | undefined): string | null {
+  if (!host || host.charCodeAt(0) === 91 /* "[" */) return null;
+  const colon = host.lastIndexOf(":");
+  const name = (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+  return name.endsWith(".") ? name.slice(0, -1) : name;
+}

@@ -2,17 +2,19 @@
 // (proxied to the app, served from its static folder, or a status page) and never reach Fastify, so no
 // platform route, hook, header or cookie applies to them; every other request goes to the platform.
 // It hooks Node's server directly (as Fastify's `serverFactory`), so an app request costs one Host match
-// and one in-memory lookup before it is forwarded.
+// and one in-memory lookup before it is forwarded. Custom domains (RouteTable.domain) are app hosts too: a
+// verified one reaches its app exactly as `<slug>.<APPS_DOMAIN>` does, a pending one only answers its challenge.
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { hostMatcher } from "./host.ts";
+import { challengeToken, sendChallenge } from "./challenge.ts";
+import { hostMatcher, hostName } from "./host.ts";
 import { pages, sendPage, unavailablePages } from "./pages.ts";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
 import { serveStatic } from "./static.ts";
 import type { RouteTable } from "./types.ts";
 import { createUpgradeProxy, refuseUpgrade } from "./upgrade.ts";
 
-export type { RouteTable, RouteTarget } from "./types.ts";
+export type { DomainTarget, RouteTable, RouteTarget } from "./types.ts";
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -51,6 +53,14 @@ export interface Router {
   close(): Promise<void>;
 }
 
+interface AppHost {
+  slug: string | null;
+  /** `<slug>.<APPS_DOMAIN>` or the custom domain: the only domain the app's cookies may name. */
+  appHost: string;
+  /** A custom domain still pending verification: the token its challenge answers. */
+  pendingToken?: string;
+}
+
 export function createRouter(options: RouterOptions): Router {
   const publicUrl = new URL(options.publicUrl);
   const proto = publicUrl.protocol.slice(0, -1);
@@ -61,12 +71,23 @@ export function createRouter(options: RouterOptions): Router {
   const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
   const platformUpgrades = new Map<string, UpgradeHandler>();
 
-  function answer(req: IncomingMessage, res: ServerResponse, slug: string | null): void {
+  /** Whose request it is: an app's (slug null: none, answered 404), with the host its cookies may name; null: the platform's. */
+  function classify(host: string | undefined): AppHost | null {
+    const matched = match(host);
+    if (matched.app) return { slug: matched.slug, appHost: `${matched.slug}.${appsDomain}` };
+    const name = options.routes.domain ? hostName(host) : null;
+    const domain = name === null ? undefined : options.routes.domain!(name);
+    if (!domain) return null;
+    return domain.verified ? { slug: domain.slug, appHost: name! } : { slug: null, appHost: name!, pendingToken: domain.token };
+  }
+
+  function answer(req: IncomingMessage, res: ServerResponse, { slug, appHost, pendingToken }: AppHost): void {
+    if (pendingToken !== undefined && challengeToken(req.method, req.url) === pendingToken) return sendChallenge(res, req, pendingToken);
     const target = slug === null ? null : options.routes.lookup(slug);
     // Origin-form only ("/path"): the absolute and asterisk forms are for proxies and OPTIONS *.
     if (req.url?.charCodeAt(0) !== 47) sendPage(res, pages.badRequest, req.method);
     else if (target === null || target.kind === "unknown") sendPage(res, pages.unknownApp, req.method);
-    else if (target.kind === "proxy") httpProxy.forward(req, res, target, slug!, `${slug}.${appsDomain}`);
+    else if (target.kind === "proxy") httpProxy.forward(req, res, target, slug!, appHost);
     else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
     else sendPage(res, unavailablePages[target.status], req.method);
   }
@@ -77,34 +98,34 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   function handleRequest(req: IncomingMessage, res: ServerResponse): boolean {
-    const host = match(req.headers.host);
-    if (!host.app) return false;
+    const host = classify(req.headers.host);
+    if (!host) return false;
     try {
-      answer(req, res, host.slug);
+      answer(req, res, host);
     } catch (error) {
       fail(res, req.method, host.slug, error as Error);
     }
     return true;
   }
 
-  function upgradeApp(req: IncomingMessage, socket: Duplex, head: Buffer, slug: string | null): void {
+  function upgradeApp(req: IncomingMessage, socket: Duplex, head: Buffer, { slug, appHost }: AppHost): void {
     const target = slug === null ? null : options.routes.lookup(slug);
     if (req.url?.charCodeAt(0) !== 47) refuseUpgrade(socket, pages.badRequest);
     else if (target === null || target.kind === "unknown") refuseUpgrade(socket, pages.unknownApp);
-    else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, target, `${slug}.${appsDomain}`);
+    else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, target, appHost);
     else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
     else refuseUpgrade(socket, unavailablePages[target.status]);
   }
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const host = match(req.headers.host);
-    if (!host.app) {
+    const host = classify(req.headers.host);
+    if (!host) {
       const query = req.url?.indexOf("?") ?? -1;
       const handler = platformUpgrades.get(query === -1 ? (req.url ?? "") : req.url!.slice(0, query));
       return handler ? handler(req, socket, head) : refuseUpgrade(socket, pages.notFound);
     }
     try {
-      upgradeApp(req, socket, head, host.slug);
+      upgradeApp(req, socket, head, host);
     } catch (error) {
       options.onError?.(host.slug ?? "", error as Error);
       refuseUpgrade(socket, pages.internalError);

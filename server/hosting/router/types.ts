@@ -8,7 +8,15 @@ export type RouteTarget =
   | { kind: "unavailable"; slug: string; status: "CREATED" | "DEPLOYING" | "STOPPED" | "CRASHED" | "FAILED" }
   | { kind: "unknown" };
 
+/**
+ * A custom hostname claimed by an app (services/domains.ts): verified ones are routed to the app like its own
+ * host; pending ones answer only their ownership challenge, and the unknown-host page otherwise.
+ */
+export type DomainTarget = { slug: string; verified: true } | { slug: string; verified: false; token: string };
+
 export interface RouteTable {
   /** The target for an app slug (already extracted from the Host header). */
   lookup(slug: string): RouteTarget;
+  /** The custom domain a hostname (lowercase, no port, no trailing dot) is claimed as; undefined: the platform's. */
+  domain?(hostname: string): DomainTarget | undefined;
 }

@@ -1,0 +1,20 @@
+-- CreateTable
+CREATE TABLE "Domain" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "appId" TEXT NOT NULL,
+    "hostname" TEXT NOT NULL,
+    "token" TEXT NOT NULL,
+    "verifiedAt" DATETIME,
+    "checkedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "Domain_appId_fkey" FOREIGN KEY ("appId") REFERENCES "App" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Domain_hostname_key" ON "Domain"("hostname");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "Domain_token_key" ON "Domain"("token");
+
+-- CreateIndex
+CREATE INDEX "Domain_appId_idx" ON "Domain"("appId");
