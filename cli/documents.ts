@@ -221,3 +221,15 @@ export const QuotaRequestsQuery = graphql(`
     quotaRequests(first: 10) { ...CliQuotaRequest }
   }
 `);
+
+export const FilesQuery = graphql(`
+  query CliFiles($after: String) {
+    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }
+  }
+`);
+
+export const DeleteFileMutation = graphql(`
+  mutation CliDeleteFile($id: ID!) {
+    deleteFile(id: $id)
+  }
+`);

@@ -22,6 +22,7 @@ const env = () => import("./commands/env.ts");
 const lifecycle = () => import("./commands/lifecycle.ts");
 const db = () => import("./commands/db.ts");
 const quota = () => import("./commands/quota.ts");
+const cdn = () => import("./commands/cdn.ts");
 const completion = () => import("./commands/completion.ts");
 
 export function buildProgram(): Command {
@@ -134,6 +135,20 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .addOption(json)
     .action(lazy(db, "restore"));
   program.command("db:url <db>").description("reveal a database's connection URL, password included").addOption(app).action(lazy(db, "url"));
+
+  program
+    .command("cdn:upload <file>")
+    .description("upload a file to the CDN and print its public URL")
+    .option("--name <name>", "the file's name (default: its name on disk)")
+    .option("--type <content-type>", "the media type to serve it with (default: from its extension)")
+    .addOption(json)
+    .action(lazy(cdn, "upload"));
+  program.command("cdn:list").description("your CDN files, newest first").addOption(json).action(lazy(cdn, "list"));
+  program
+    .command("cdn:delete <file>")
+    .description("delete a CDN file (by id, or by name when only one has it)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(lazy(cdn, "remove"));
 
   program
     .command("completion [shell]")

@@ -45,6 +45,8 @@ type Documents = {
     "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n": typeof types.CliQuotaRequestFragmentDoc,
     "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n": typeof types.CliRequestQuotaDocument,
     "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": typeof types.CliQuotaRequestsDocument,
+    "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": typeof types.CliFilesDocument,
+    "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n": typeof types.CliDeleteFileDocument,
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
@@ -77,6 +79,8 @@ const documents: Documents = {
     "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n": types.CliQuotaRequestFragmentDoc,
     "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n": types.CliRequestQuotaDocument,
     "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": types.CliQuotaRequestsDocument,
+    "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": types.CliFilesDocument,
+    "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n": types.CliDeleteFileDocument,
 };
 
 /**
@@ -199,6 +203,14 @@ export function graphql(source: "\n  mutation CliRequestQuota($input: QuotaReque
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n"): typeof import('./graphql.ts').CliQuotaRequestsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n"): typeof import('./graphql.ts').CliFilesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n"): typeof import('./graphql.ts').CliDeleteFileDocument;
 
 
 export function graphql(source: string) {

@@ -372,6 +372,20 @@ export type CliQuotaRequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 export type CliQuotaRequestsQuery = { quotaRequests: Array<{ id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }> };
 
+export type CliFilesQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type CliFilesQuery = { files: Array<{ id: string, name: string, size: number, contentType: string, sha256: string, url: string, createdAt: string }> };
+
+export type CliDeleteFileMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliDeleteFileMutation = { deleteFile: boolean };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -838,3 +852,21 @@ export const CliQuotaRequestsDocument = new TypedDocumentString(`
     maxUploadBytes
   }
 }`) as unknown as TypedDocumentString<CliQuotaRequestsQuery, CliQuotaRequestsQueryVariables>;
+export const CliFilesDocument = new TypedDocumentString(`
+    query CliFiles($after: String) {
+  files(first: 100, after: $after) {
+    id
+    name
+    size
+    contentType
+    sha256
+    url
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CliFilesQuery, CliFilesQueryVariables>;
+export const CliDeleteFileDocument = new TypedDocumentString(`
+    mutation CliDeleteFile($id: ID!) {
+  deleteFile(id: $id)
+}
+    `) as unknown as TypedDocumentString<CliDeleteFileMutation, CliDeleteFileMutationVariables>;

@@ -1,6 +1,7 @@
 // `slipway db:*` and `quota:request`/`quota:requests` as child processes against a real server: each command's
 // happy path with --json parsed, a backup restored into the real SQLite file, and refusals (quota exceeded,
 // not found, another user's database, missing confirmation or reason) exiting 1 with the server's message.
+import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
@@ -10,6 +11,9 @@ import { startServer, type TestServer } from "../helpers/server.ts";
 import { issueTokens, registerClient } from "../oauth/helpers.ts";
 import { cliHome, login, runCli, type CliHome } from "./helpers.ts";
 
+const KiB = 1024;
+const CDN_BYTES = 1024 * KiB;
+const UPLOAD_BYTES = 600 * KiB;
 let server: TestServer;
 let user: Client;
 let home: CliHome;
@@ -17,7 +21,13 @@ let counter = 0;
 const newSlug = () => `cli-db-${process.pid}-${++counter}`;
 
 beforeAll(async () => {
-  server = await startServer({ DEFAULT_MAX_APPS: "20", DEFAULT_MAX_DATABASES: "2", DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  server = await startServer({
+    DEFAULT_MAX_APPS: "20",
+    DEFAULT_MAX_DATABASES: "2",
+    DEFAULT_REQUESTS_PER_MINUTE: "100000",
+    DEFAULT_CDN_BYTES: String(CDN_BYTES),
+    DEFAULT_MAX_UPLOAD_BYTES: String(UPLOAD_BYTES),
+  });
   user = new Client(server.url);
   await user.signup();
   home = cliHome();
@@ -213,5 +223,112 @@ describe("slipway quota:request", () => {
     expect(result.stderr).toBe('Error: This access token lacks the "write:user" scope: your login predates this command. Run `slipway login` again to grant it.\n');
     expect((await runCli(old, ["quota:requests", "--json"])).code).toBe(0);
     fs.rmSync(old.home, { recursive: true, force: true });
+  });
+});
+
+describe("slipway cdn", () => {
+  let cdnHome: CliHome;
+  let owner: Client;
+  beforeAll(async () => {
+    owner = new Client(server.url);
+    await owner.signup();
+    cdnHome = cliHome();
+    await login(cdnHome, server.url, owner);
+  });
+  afterAll(() => fs.rmSync(cdnHome.home, { recursive: true, force: true }));
+
+  const cdn = (args: string[]) => runCli(cdnHome, args);
+  const cdnJson = async (args: string[]) => {
+    const result = await cdn([...args, "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    return JSON.parse(result.stdout);
+  };
+  const fileOf = (name: string, bytes: Buffer) => {
+    const file = path.join(cdnHome.cwd, name);
+    fs.writeFileSync(file, bytes);
+    return file;
+  };
+  /** The public URL's content, as anyone would fetch it (no credentials, redirect followed). */
+  const download = async (url: string) => {
+    const res = await fetch(url);
+    return { status: res.status, type: res.headers.get("content-type"), body: Buffer.from(await res.arrayBuffer()) };
+  };
+
+  it("cdn:upload prints the public URL, whose content downloads equal to the file; --json answers the file", async () => {
+    const bytes = crypto.randomBytes(300 * KiB);
+    const file = fileOf("logo.png", bytes);
+    const uploaded = await cdn(["cdn:upload", file]);
+    expect(uploaded.code, uploaded.stderr).toBe(0);
+    const url = uploaded.stdout.trim();
+    expect(url).toMatch(new RegExp(`^${server.url}/api/cdn/\\w+$`));
+    expect(uploaded.stderr).toMatch(/^Uploading 300\.0 KB in \d+\.\ds$/m);
+    expect(uploaded.stderr).toMatch(/^Uploaded logo\.png \(300\.0 KB, image\/png\) as \w+\.$/m);
+    const got = await download(url);
+    expect(got.status).toBe(200);
+    expect(got.type).toBe("image/png");
+    expect(got.body.equals(bytes)).toBe(true);
+
+    const text = fileOf("notes.txt", Buffer.from("hello from the CLI\n"));
+    const json = await cdnJson(["cdn:upload", text, "--name", "renamed.txt"]);
+    expect(json).toMatchObject({ name: "renamed.txt", size: 19, contentType: "text/plain", sha256: crypto.createHash("sha256").update("hello from the CLI\n").digest("hex") });
+    expect((await download(json.url)).body.toString()).toBe("hello from the CLI\n");
+
+    const listed = await cdnJson(["cdn:list"]);
+    expect(listed.map((f: { name: string }) => f.name)).toEqual(["renamed.txt", "logo.png"]);
+    expect(listed[0]).toEqual(json);
+    const table = await cdn(["cdn:list"]);
+    expect(table.stdout).toMatch(new RegExp(`^${json.id}\\s+renamed\\.txt\\s+19 B\\s+text/plain`, "m"));
+    expect(table.stdout).toContain("2 files, 300.0 KB");
+  });
+
+  it("refuses what does not fit with the server's message, a file over the upload limit before sending it, and a missing file", async () => {
+    await cdnJson(["cdn:upload", fileOf("filler.bin", crypto.randomBytes(500 * KiB))]);
+    const before = await cdnJson(["cdn:list"]);
+    const used = before.reduce((sum: number, f: { size: number }) => sum + f.size, 0);
+    // Under the upload limit, over what is left of the storage: the server says no, nothing is kept.
+    const big = fileOf("big.bin", crypto.randomBytes(CDN_BYTES - used + KiB));
+    expect(fs.statSync(big).size).toBeLessThan(UPLOAD_BYTES);
+    const full = await cdn(["cdn:upload", big]);
+    expect(full.code).toBe(1);
+    expect(full.stderr).toMatch(/^Error: .*cdnBytes/m);
+    expect(await cdnJson(["cdn:list"])).toEqual(before);
+
+    const huge = fileOf("huge.bin", Buffer.alloc(UPLOAD_BYTES + 1));
+    const tooBig = await cdn(["cdn:upload", huge]);
+    expect(tooBig.code).toBe(1);
+    expect(tooBig.stderr).toBe("Error: " + huge + " is 600.0 KB, over your upload limit of 600.0 KB (ask for more with `slipway quota:request --upload-bytes …`).\n");
+
+    const missing = await cdn(["cdn:upload", "no-such-file.txt"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toBe("Error: Cannot read no-such-file.txt: ENOENT\n");
+  });
+
+  it("cdn:delete by id or unique name (asks for --yes off a terminal); the URL stops working; another user's file is not found", async () => {
+    const a = await cdnJson(["cdn:upload", fileOf("same.txt", Buffer.from("a"))]);
+    const b = await cdnJson(["cdn:upload", fileOf("same.txt", Buffer.from("b"))]);
+    const ambiguous = await cdn(["cdn:delete", "same.txt", "--yes"]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toContain("2 of your files are named same.txt: give the id");
+    const unconfirmed = await cdn(["cdn:delete", a.id]);
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toContain("--yes");
+    expect((await download(a.url)).status).toBe(200);
+
+    const deleted = await cdn(["cdn:delete", a.id, "--yes"]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toBe(`Deleted same.txt (${a.id}).\n`);
+    expect((await download(a.url)).status).toBe(404);
+    const byName = await cdn(["cdn:delete", "same.txt", "--yes"]);
+    expect(byName.code, byName.stderr).toBe(0);
+    expect((await download(b.url)).status).toBe(404);
+    expect((await cdnJson(["cdn:list"])).map((f: { id: string }) => f.id)).not.toContain(b.id);
+
+    const theirs = await runCli(home, ["cdn:upload", fileOf("theirs.txt", Buffer.from("theirs")), "--json"]);
+    expect(theirs.code, theirs.stderr).toBe(0);
+    const theirFile = JSON.parse(theirs.stdout);
+    const hidden = await cdn(["cdn:delete", theirFile.id, "--yes"]);
+    expect(hidden.code).toBe(1);
+    expect(hidden.stderr).toContain(`You have no CDN file with the id or name ${theirFile.id}`);
+    expect((await download(theirFile.url)).body.toString()).toBe("theirs");
   });
 });
