@@ -1,4 +1,4 @@
-// `slipway db:*` and `quota:request`/`quota:requests` as child processes against a real server: each command's
+// `slipway db:*`, `quota:request`/`quota:requests` and `cdn:*` as child processes against a real server: each command's
 // happy path with --json parsed, a backup restored into the real SQLite file, and refusals (quota exceeded,
 // not found, another user's database, missing confirmation or reason) exiting 1 with the server's message.
 import crypto from "node:crypto";
@@ -86,6 +86,9 @@ describe("slipway db", () => {
     const badType = await runCli(home, ["db:create", "--app", slug, "--type", "mysql"]);
     expect(badType.code).toBe(1);
     expect(badType.stderr).toContain("Allowed choices are postgres, sqlite");
+    const noPostgres = await runCli(home, ["db:create", "--app", slug, "--type", "postgres"]);
+    expect(noPostgres.code).toBe(1);
+    expect(noPostgres.stderr).toContain("Error: PostgreSQL databases are not available on this platform (POSTGRES_PROVISION_URL is not set): choose sqlite.");
 
     const url = await runCli(home, ["db:url", "main", "--app", slug]);
     expect(url.code, url.stderr).toBe(0);
