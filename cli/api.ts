@@ -178,7 +178,10 @@ export class Api {
       if (AUTH_FAILURES.has(error.extensions?.code ?? "")) {
         throw new CliError(this.credentials ? `${error.message} Run \`slipway login\` again.` : `${error.message} (the token in SLIPWAY_TOKEN was refused)`);
       }
-      throw new CliError(error.message);
+      if (error.extensions?.code === "insufficient_scope" && this.credentials) {
+        throw new CliError(`${error.message.split(".")[0]}: your login predates this command. Run \`slipway login\` again to grant it.`);
+      }
+      throw new CliError(error.message, 1, error.extensions?.code);
     }
     return body.data as R;
   }

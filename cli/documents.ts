@@ -142,3 +142,94 @@ export const PsQuery = graphql(`
     }
   }
 `);
+
+export const DatabasesQuery = graphql(`
+  query CliDatabases($slug: String!) {
+    app(slug: $slug) { slug resources { id type name envKey createdAt } }
+  }
+`);
+
+export const DatabaseQuery = graphql(`
+  query CliDatabase($id: ID!) {
+    resource(id: $id) { id type name envKey createdAt }
+  }
+`);
+
+export const CreateDatabaseMutation = graphql(`
+  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {
+    createResource(slug: $slug, input: $input) {
+      ... on Resource { id type name envKey createdAt }
+      ...CliError
+    }
+  }
+`);
+
+export const DeleteDatabaseMutation = graphql(`
+  mutation CliDeleteDatabase($id: ID!) {
+    deleteResource(id: $id)
+  }
+`);
+
+export const BackupDatabaseMutation = graphql(`
+  mutation CliBackupDatabase($id: ID!) {
+    backupResource(id: $id) {
+      ... on Backup { id size trigger createdAt }
+      ...CliError
+    }
+  }
+`);
+
+export const BackupsQuery = graphql(`
+  query CliBackups($id: ID!) {
+    resourceBackups(id: $id) { id size trigger createdAt }
+  }
+`);
+
+export const RestoreBackupMutation = graphql(`
+  mutation CliRestoreBackup($id: ID!, $backupId: ID!) {
+    restoreBackup(id: $id, backupId: $backupId) {
+      ... on Backup { id size trigger createdAt }
+      ...CliError
+    }
+  }
+`);
+
+export const RevealDatabaseUrlQuery = graphql(`
+  query CliRevealDatabaseUrl($id: ID!) {
+    revealResourceUrl(id: $id)
+  }
+`);
+
+export const QuotaRequestFieldsFragment = graphql(`
+  fragment CliQuotaRequest on QuotaRequest {
+    id reason status decisionReason createdAt decidedAt
+    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }
+  }
+`);
+
+export const RequestQuotaMutation = graphql(`
+  mutation CliRequestQuota($input: QuotaRequestInput!) {
+    requestQuota(input: $input) {
+      ... on QuotaRequest { ...CliQuotaRequest }
+      ...CliError
+    }
+  }
+`);
+
+export const QuotaRequestsQuery = graphql(`
+  query CliQuotaRequests {
+    quotaRequests(first: 10) { ...CliQuotaRequest }
+  }
+`);
+
+export const FilesQuery = graphql(`
+  query CliFiles($after: String) {
+    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }
+  }
+`);
+
+export const DeleteFileMutation = graphql(`
+  mutation CliDeleteFile($id: ID!) {
+    deleteFile(id: $id)
+  }
+`);

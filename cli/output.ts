@@ -7,6 +7,8 @@ export class CliError extends Error {
   constructor(
     message: string,
     readonly exitCode = 1,
+    /** The server's error code, when the error is the server's answer. */
+    readonly code?: string,
   ) {
     super(message);
   }

@@ -20,6 +20,9 @@ const deploy = () => import("./commands/deploy.ts");
 const logs = () => import("./commands/logs.ts");
 const env = () => import("./commands/env.ts");
 const lifecycle = () => import("./commands/lifecycle.ts");
+const db = () => import("./commands/db.ts");
+const quota = () => import("./commands/quota.ts");
+const cdn = () => import("./commands/cdn.ts");
 const completion = () => import("./commands/completion.ts");
 
 export function buildProgram(): Command {
@@ -97,6 +100,55 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
   program.command("rollback [deployment]").description("start a kept release again (default: the one before the live one)").addOption(app).action(lazy(lifecycle, "rollback"));
   program.command("ps").description("the app's status, release, restarts and uptime").addOption(app).addOption(json).action(lazy(lifecycle, "ps"));
   program.command("quota").description("your limits and what you use").addOption(json).action(lazy(lifecycle, "quota"));
+
+  program
+    .command("quota:request")
+    .description("ask an administrator for higher limits (sizes like 2GiB; one pending request at a time)")
+    .option("--apps <n>", "how many apps")
+    .option("--databases <n>", "how many databases")
+    .option("--requests-per-minute <n>", "API requests per minute")
+    .option("--cdn-bytes <size>", "CDN storage, e.g. 2GiB")
+    .option("--upload-bytes <size>", "largest upload (deploy zip, CDN file), e.g. 200MiB")
+    .option("--reason <text>", "why you need them (asked for on a terminal when missing)")
+    .addOption(json)
+    .action(lazy(quota, "request"));
+  program.command("quota:requests").description("your limit requests and their decisions").addOption(json).action(lazy(quota, "requests"));
+
+  const yes = new Option("-y, --yes", "do not ask to type the database's name");
+  program
+    .command("db:create")
+    .description("create a database for the app; its URL becomes an env var and the app restarts")
+    .addOption(app)
+    .addOption(new Option("--type <type>", "the database type (default: the platform's)").choices(["postgres", "sqlite"]))
+    .option("--name <name>", "1-30 of a-z, 0-9 and _ (default main, then db2…)")
+    .addOption(json)
+    .action(lazy(db, "create"));
+  program.command("db:list").description("the app's databases").addOption(app).addOption(json).action(lazy(db, "list"));
+  program.command("db:delete <db>").description("drop a database (by name or id) with its data and backups").addOption(app).addOption(yes).action(lazy(db, "remove"));
+  program.command("db:backup <db>").description("back a database up now; prints the backup's id and size").addOption(app).addOption(json).action(lazy(db, "backup"));
+  program.command("db:backups <db>").description("a database's backups, newest first").addOption(app).addOption(json).action(lazy(db, "backups"));
+  program
+    .command("db:restore <db> <backup>")
+    .description("put a backup back into its database (the app is stopped meanwhile)")
+    .addOption(app)
+    .addOption(yes)
+    .addOption(json)
+    .action(lazy(db, "restore"));
+  program.command("db:url <db>").description("reveal a database's connection URL, password included").addOption(app).action(lazy(db, "url"));
+
+  program
+    .command("cdn:upload <file>")
+    .description("upload a file to the CDN and print its public URL")
+    .option("--name <name>", "the file's name (default: its name on disk)")
+    .option("--type <content-type>", "the media type to serve it with (default: from its extension)")
+    .addOption(json)
+    .action(lazy(cdn, "upload"));
+  program.command("cdn:list").description("your CDN files, newest first").addOption(json).action(lazy(cdn, "list"));
+  program
+    .command("cdn:delete <file>")
+    .description("delete a CDN file (by id, or by name when only one has it)")
+    .option("-y, --yes", "do not ask for confirmation")
+    .action(lazy(cdn, "remove"));
 
   program
     .command("completion [shell]")

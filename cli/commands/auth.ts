@@ -10,7 +10,7 @@ import { startSpinner } from "../spinner.ts";
 const DEVICE_GRANT = "urn:ietf:params:oauth:grant-type:device_code";
 /** The fixed id of the public client every Slipway server creates at boot (server/services/oauth-clients.ts). */
 const DEFAULT_CLIENT_ID = "svc_slipway_cli";
-const SCOPES = "read:user read:apps write:apps";
+const SCOPES = "read:user write:user read:apps write:apps";
 
 async function discoverClientId(server: string): Promise<string> {
   const res = await request(server, "/.well-known/oauth-authorization-server", { headers: { accept: "application/json" } });

@@ -1,13 +1,11 @@
 // slipway deploy [dir] | --repo owner/name [--branch b] | --github: queue a deployment, then stream its build
 // log until it is live (exit 0, prints the URL) or not (exit 1, prints why).
-import fs from "node:fs";
 import path from "node:path";
-import { Readable } from "node:stream";
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
 import { DeployRepoMutation, DeploymentStatusQuery, WhoamiQuery } from "../documents.ts";
 import { resolveApp } from "../link.ts";
 import { CliError, color, formatBytes, print, status } from "../output.ts";
-import { startProgress } from "../progress.ts";
+import { uploadFile } from "../upload.ts";
 
 type Options = GlobalOptions & { app?: string; repo?: string; branch?: string; github?: boolean; follow: boolean };
 
@@ -19,35 +17,18 @@ async function upload(api: Api, slug: string, dir: string): Promise<{ id: string
     // Checked first: a server refusing a body it is still receiving may close the connection mid-upload.
     const { viewer } = await api.graphql(WhoamiQuery, {});
     if (zip.bytes > viewer.quota.maxUploadBytes) {
-      throw new CliError(`The zip is ${formatBytes(zip.bytes)}, over your upload limit of ${formatBytes(viewer.quota.maxUploadBytes)}: add what the build does not need to .slipwayignore, or ask for a higher limit.`);
+      throw new CliError(`The zip is ${formatBytes(zip.bytes)}, over your upload limit of ${formatBytes(viewer.quota.maxUploadBytes)}: add what the build does not need to .slipwayignore, or ask for a higher limit (\`slipway quota:request --upload-bytes …\`).`);
     }
-    const boundary = `----slipway${Math.random().toString(16).slice(2)}`;
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="app.zip"\r\nContent-Type: application/zip\r\n\r\n`);
-    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-    const length = head.length + zip.bytes + tail.length;
-    const body = () => {
-      let sent = 0;
-      const progress = startProgress(zip.bytes, "Uploading");
-      async function* parts() {
-        const bar = await progress;
-        yield head;
-        for await (const chunk of fs.createReadStream(zip.file, { highWaterMark: 64 * 1024 })) {
-          sent += chunk.length;
-          bar.update(sent);
-          yield chunk as Buffer;
-        }
-        bar.update(zip.bytes);
-        bar.stop();
-        yield tail;
-      }
-      return Readable.toWeb(Readable.from(parts())) as unknown as BodyInit;
-    };
-    const res = await api.fetch(
-      `/api/apps/${encodeURIComponent(slug)}/deploy`,
-      { method: "PUT", headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(length), accept: "application/json" } },
-      body,
-    );
-    const answer = (await res.json().catch(() => null)) as any;
+    const res = await uploadFile(api, {
+      method: "PUT",
+      path: `/api/apps/${encodeURIComponent(slug)}/deploy`,
+      file: zip.file,
+      bytes: zip.bytes,
+      fileName: "app.zip",
+      contentType: "application/zip",
+      label: "Uploading",
+    });
+    const answer = res.body;
     if (res.status !== 202) throw new CliError(answer?.error?.message ?? `The upload failed with HTTP ${res.status}.`);
     return answer;
   } finally {

@@ -1,6 +1,6 @@
 // stop, restart, rollback [deployment], ps, quota.
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
-import { PsQuery, RestartMutation, RollbackMutation, StopMutation, WhoamiQuery } from "../documents.ts";
+import { PsQuery, QuotaRequestsQuery, RestartMutation, RollbackMutation, StopMutation, WhoamiQuery } from "../documents.ts";
 import { resolveApp } from "../link.ts";
 import { formatBytes, formatDuration, print, printJson, printTable, status } from "../output.ts";
 
@@ -53,4 +53,8 @@ export async function quota(options: Options) {
       ["requests/minute", "", q.requestsPerMinute],
     ],
   );
+  const { quotaRequests } = await api.graphql(QuotaRequestsQuery, {});
+  const pending = quotaRequests.find((r) => r.status === "PENDING");
+  if (pending) print(`\nRequest ${pending.id} for higher limits is pending (${pending.createdAt}); \`slipway quota:requests\` shows it.`);
+  else print(`\nNeed more? \`slipway quota:request --apps 10 --reason "…"\` asks an administrator.`);
 }

@@ -34,6 +34,19 @@ type Documents = {
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": typeof types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": typeof types.CliRollbackDocument,
     "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n": typeof types.CliPsDocument,
+    "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": typeof types.CliDatabasesDocument,
+    "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": typeof types.CliDatabaseDocument,
+    "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateDatabaseDocument,
+    "\n  mutation CliDeleteDatabase($id: ID!) {\n    deleteResource(id: $id)\n  }\n": typeof types.CliDeleteDatabaseDocument,
+    "\n  mutation CliBackupDatabase($id: ID!) {\n    backupResource(id: $id) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliBackupDatabaseDocument,
+    "\n  query CliBackups($id: ID!) {\n    resourceBackups(id: $id) { id size trigger createdAt }\n  }\n": typeof types.CliBackupsDocument,
+    "\n  mutation CliRestoreBackup($id: ID!, $backupId: ID!) {\n    restoreBackup(id: $id, backupId: $backupId) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliRestoreBackupDocument,
+    "\n  query CliRevealDatabaseUrl($id: ID!) {\n    revealResourceUrl(id: $id)\n  }\n": typeof types.CliRevealDatabaseUrlDocument,
+    "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n": typeof types.CliQuotaRequestFragmentDoc,
+    "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n": typeof types.CliRequestQuotaDocument,
+    "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": typeof types.CliQuotaRequestsDocument,
+    "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": typeof types.CliFilesDocument,
+    "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n": typeof types.CliDeleteFileDocument,
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
@@ -55,6 +68,19 @@ const documents: Documents = {
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": types.CliRollbackDocument,
     "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n": types.CliPsDocument,
+    "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": types.CliDatabasesDocument,
+    "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": types.CliDatabaseDocument,
+    "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": types.CliCreateDatabaseDocument,
+    "\n  mutation CliDeleteDatabase($id: ID!) {\n    deleteResource(id: $id)\n  }\n": types.CliDeleteDatabaseDocument,
+    "\n  mutation CliBackupDatabase($id: ID!) {\n    backupResource(id: $id) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n": types.CliBackupDatabaseDocument,
+    "\n  query CliBackups($id: ID!) {\n    resourceBackups(id: $id) { id size trigger createdAt }\n  }\n": types.CliBackupsDocument,
+    "\n  mutation CliRestoreBackup($id: ID!, $backupId: ID!) {\n    restoreBackup(id: $id, backupId: $backupId) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n": types.CliRestoreBackupDocument,
+    "\n  query CliRevealDatabaseUrl($id: ID!) {\n    revealResourceUrl(id: $id)\n  }\n": types.CliRevealDatabaseUrlDocument,
+    "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n": types.CliQuotaRequestFragmentDoc,
+    "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n": types.CliRequestQuotaDocument,
+    "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": types.CliQuotaRequestsDocument,
+    "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": types.CliFilesDocument,
+    "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n": types.CliDeleteFileDocument,
 };
 
 /**
@@ -133,6 +159,58 @@ export function graphql(source: "\n  mutation CliRollback($slug: String!, $input
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n"): typeof import('./graphql.ts').CliDatabasesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n"): typeof import('./graphql.ts').CliDatabaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliCreateDatabaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeleteDatabase($id: ID!) {\n    deleteResource(id: $id)\n  }\n"): typeof import('./graphql.ts').CliDeleteDatabaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliBackupDatabase($id: ID!) {\n    backupResource(id: $id) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliBackupDatabaseDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliBackups($id: ID!) {\n    resourceBackups(id: $id) { id size trigger createdAt }\n  }\n"): typeof import('./graphql.ts').CliBackupsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRestoreBackup($id: ID!, $backupId: ID!) {\n    restoreBackup(id: $id, backupId: $backupId) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRestoreBackupDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliRevealDatabaseUrl($id: ID!) {\n    revealResourceUrl(id: $id)\n  }\n"): typeof import('./graphql.ts').CliRevealDatabaseUrlDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n"): typeof import('./graphql.ts').CliQuotaRequestFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRequestQuotaDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n"): typeof import('./graphql.ts').CliQuotaRequestsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n"): typeof import('./graphql.ts').CliFilesDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n"): typeof import('./graphql.ts').CliDeleteFileDocument;
 
 
 export function graphql(source: string) {

@@ -31,6 +31,13 @@ export type CreateAppInput = {
   slug: string;
 };
 
+export type CreateResourceInput = {
+  /** 1–30 lowercase letters, digits or underscores; default main, then db2, db3… */
+  name?: string | null | undefined;
+  /** postgres or sqlite (default: postgres when the platform provisions it, else sqlite) */
+  type?: string | null | undefined;
+};
+
 export type DeployRepoInput = {
   /** Default: the app's branch */
   branch?: string | null | undefined;
@@ -68,6 +75,27 @@ export type LogStream =
   | 'stderr'
   | 'stdout'
   | 'system';
+
+/** Any of the quota's limits, each a whole number from 1 to its maximum */
+export type QuotaLimitsInput = {
+  cdnBytes?: number | null | undefined;
+  maxApps?: number | null | undefined;
+  maxDatabases?: number | null | undefined;
+  maxUploadBytes?: number | null | undefined;
+  requestsPerMinute?: number | null | undefined;
+};
+
+export type QuotaRequestInput = {
+  /** The limits you want; at least one above your current one */
+  limits: QuotaLimitsInput;
+  /** Why you need them (an administrator reads it) */
+  reason: string;
+};
+
+export type QuotaRequestStatus =
+  | 'APPROVED'
+  | 'DENIED'
+  | 'PENDING';
 
 export type Role =
   | 'ADMIN'
@@ -254,6 +282,110 @@ export type CliPsQueryVariables = Exact<{
 
 export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource } | null } };
 
+export type CliDatabasesQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliDatabasesQuery = { app: { slug: string, resources: Array<{ id: string, type: string, name: string, envKey: string, createdAt: string }> } };
+
+export type CliDatabaseQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliDatabaseQuery = { resource: { id: string, type: string, name: string, envKey: string, createdAt: string } };
+
+export type CliCreateDatabaseMutationVariables = Exact<{
+  slug: string;
+  input?: CreateResourceInput | null | undefined;
+}>;
+
+
+export type CliCreateDatabaseMutation = { createResource:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+    | { id: string, type: string, name: string, envKey: string, createdAt: string }
+   };
+
+export type CliDeleteDatabaseMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliDeleteDatabaseMutation = { deleteResource: boolean };
+
+export type CliBackupDatabaseMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliBackupDatabaseMutation = { backupResource:
+    | { id: string, size: number, trigger: string, createdAt: string }
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliBackupsQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliBackupsQuery = { resourceBackups: Array<{ id: string, size: number, trigger: string, createdAt: string }> };
+
+export type CliRestoreBackupMutationVariables = Exact<{
+  id: string | number;
+  backupId: string | number;
+}>;
+
+
+export type CliRestoreBackupMutation = { restoreBackup:
+    | { id: string, size: number, trigger: string, createdAt: string }
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliRevealDatabaseUrlQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliRevealDatabaseUrlQuery = { revealResourceUrl: string };
+
+export type CliQuotaRequestFragment = { id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } };
+
+export type CliRequestQuotaMutationVariables = Exact<{
+  input: QuotaRequestInput;
+}>;
+
+
+export type CliRequestQuotaMutation = { requestQuota:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }
+   };
+
+export type CliQuotaRequestsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CliQuotaRequestsQuery = { quotaRequests: Array<{ id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }> };
+
+export type CliFilesQueryVariables = Exact<{
+  after?: string | null | undefined;
+}>;
+
+
+export type CliFilesQuery = { files: Array<{ id: string, name: string, size: number, contentType: string, sha256: string, url: string, createdAt: string }> };
+
+export type CliDeleteFileMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliDeleteFileMutation = { deleteFile: boolean };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -279,6 +411,23 @@ export const CliErrorFragmentDoc = new TypedDocumentString(`
   message
 }
     `, {"fragmentName":"CliError"}) as unknown as TypedDocumentString<CliErrorFragment, unknown>;
+export const CliQuotaRequestFragmentDoc = new TypedDocumentString(`
+    fragment CliQuotaRequest on QuotaRequest {
+  id
+  reason
+  status
+  decisionReason
+  createdAt
+  decidedAt
+  limits {
+    requestsPerMinute
+    maxApps
+    maxDatabases
+    cdnBytes
+    maxUploadBytes
+  }
+}
+    `, {"fragmentName":"CliQuotaRequest"}) as unknown as TypedDocumentString<CliQuotaRequestFragment, unknown>;
 export const CliWhoamiDocument = new TypedDocumentString(`
     query CliWhoami {
   viewer {
@@ -556,3 +705,168 @@ export const CliPsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliPsQuery, CliPsQueryVariables>;
+export const CliDatabasesDocument = new TypedDocumentString(`
+    query CliDatabases($slug: String!) {
+  app(slug: $slug) {
+    slug
+    resources {
+      id
+      type
+      name
+      envKey
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliDatabasesQuery, CliDatabasesQueryVariables>;
+export const CliDatabaseDocument = new TypedDocumentString(`
+    query CliDatabase($id: ID!) {
+  resource(id: $id) {
+    id
+    type
+    name
+    envKey
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CliDatabaseQuery, CliDatabaseQueryVariables>;
+export const CliCreateDatabaseDocument = new TypedDocumentString(`
+    mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {
+  createResource(slug: $slug, input: $input) {
+    ... on Resource {
+      id
+      type
+      name
+      envKey
+      createdAt
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliCreateDatabaseMutation, CliCreateDatabaseMutationVariables>;
+export const CliDeleteDatabaseDocument = new TypedDocumentString(`
+    mutation CliDeleteDatabase($id: ID!) {
+  deleteResource(id: $id)
+}
+    `) as unknown as TypedDocumentString<CliDeleteDatabaseMutation, CliDeleteDatabaseMutationVariables>;
+export const CliBackupDatabaseDocument = new TypedDocumentString(`
+    mutation CliBackupDatabase($id: ID!) {
+  backupResource(id: $id) {
+    ... on Backup {
+      id
+      size
+      trigger
+      createdAt
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliBackupDatabaseMutation, CliBackupDatabaseMutationVariables>;
+export const CliBackupsDocument = new TypedDocumentString(`
+    query CliBackups($id: ID!) {
+  resourceBackups(id: $id) {
+    id
+    size
+    trigger
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CliBackupsQuery, CliBackupsQueryVariables>;
+export const CliRestoreBackupDocument = new TypedDocumentString(`
+    mutation CliRestoreBackup($id: ID!, $backupId: ID!) {
+  restoreBackup(id: $id, backupId: $backupId) {
+    ... on Backup {
+      id
+      size
+      trigger
+      createdAt
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliRestoreBackupMutation, CliRestoreBackupMutationVariables>;
+export const CliRevealDatabaseUrlDocument = new TypedDocumentString(`
+    query CliRevealDatabaseUrl($id: ID!) {
+  revealResourceUrl(id: $id)
+}
+    `) as unknown as TypedDocumentString<CliRevealDatabaseUrlQuery, CliRevealDatabaseUrlQueryVariables>;
+export const CliRequestQuotaDocument = new TypedDocumentString(`
+    mutation CliRequestQuota($input: QuotaRequestInput!) {
+  requestQuota(input: $input) {
+    ... on QuotaRequest {
+      ...CliQuotaRequest
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+fragment CliQuotaRequest on QuotaRequest {
+  id
+  reason
+  status
+  decisionReason
+  createdAt
+  decidedAt
+  limits {
+    requestsPerMinute
+    maxApps
+    maxDatabases
+    cdnBytes
+    maxUploadBytes
+  }
+}`) as unknown as TypedDocumentString<CliRequestQuotaMutation, CliRequestQuotaMutationVariables>;
+export const CliQuotaRequestsDocument = new TypedDocumentString(`
+    query CliQuotaRequests {
+  quotaRequests(first: 10) {
+    ...CliQuotaRequest
+  }
+}
+    fragment CliQuotaRequest on QuotaRequest {
+  id
+  reason
+  status
+  decisionReason
+  createdAt
+  decidedAt
+  limits {
+    requestsPerMinute
+    maxApps
+    maxDatabases
+    cdnBytes
+    maxUploadBytes
+  }
+}`) as unknown as TypedDocumentString<CliQuotaRequestsQuery, CliQuotaRequestsQueryVariables>;
+export const CliFilesDocument = new TypedDocumentString(`
+    query CliFiles($after: String) {
+  files(first: 100, after: $after) {
+    id
+    name
+    size
+    contentType
+    sha256
+    url
+    createdAt
+  }
+}
+    `) as unknown as TypedDocumentString<CliFilesQuery, CliFilesQueryVariables>;
+export const CliDeleteFileDocument = new TypedDocumentString(`
+    mutation CliDeleteFile($id: ID!) {
+  deleteFile(id: $id)
+}
+    `) as unknown as TypedDocumentString<CliDeleteFileMutation, CliDeleteFileMutationVariables>;

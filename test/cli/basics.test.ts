@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliHome, runCli } from "./helpers.ts";
 
-const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "link", "deploy", "logs", "env", "env:set", "env:unset", "stop", "restart", "rollback", "ps", "quota", "completion"];
+const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "link", "deploy", "logs", "env", "env:set", "env:unset", "stop", "restart", "rollback", "ps", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
 const home = cliHome();
 
 describe("slipway --help", () => {
@@ -21,6 +21,8 @@ describe("slipway --help", () => {
       expect(help.stdout).toContain(`Usage: slipway ${COMMANDS[i]}`);
     }
     expect(helps[COMMANDS.indexOf("apps")].stdout).toContain("--json");
+    expect(helps[COMMANDS.indexOf("db:create")].stdout).toMatch(/--type <type>[\s\S]*choices:\s+"postgres", "sqlite"/);
+    expect(helps[COMMANDS.indexOf("quota:request")].stdout).toMatch(/--cdn-bytes <size>[\s\S]*--reason <text>/);
     expect(helps[COMMANDS.indexOf("logs")].stdout).toMatch(/-f, --follow[\s\S]*-n, --lines <n>/);
   });
 
@@ -58,6 +60,10 @@ describe("slipway completion", () => {
     expect(complete("slipway apps:c")).toEqual(["create"]);
     expect(complete("slipway logs --f")).toEqual(["--follow"]);
     expect(complete("slipway deploy ")).toContain("--no-follow");
+    expect(complete("slipway db:b")).toEqual(["backup", "backups"]);
+    expect(complete("slipway db:restore --")).toEqual(["--app", "--yes", "--json", "--server", "--help"]);
+    expect(complete("slipway quota:request --c")).toEqual(["--cdn-bytes"]);
+    expect(complete("slipway cdn:")).toEqual(["upload", "list", "delete"]);
     const zsh = await runCli(home, ["completion", "zsh"]);
     expect(zsh.stdout).toContain("bashcompinit");
     const fish = await runCli(home, ["completion", "fish"]);

@@ -1,6 +1,7 @@
 // The CLI as a person sees it: run in a real terminal (tmux), the screen read back with capture-pane. The
 // login prompt shows the address, the code and a spinner; a deploy shows the upload progress bar with bytes,
-// rate and ETA, then the build log and the URL.
+// rate and ETA, then the build log and the URL; cdn:upload the same bar and the file's URL; quota:request asks
+// for the reason.
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -74,6 +75,28 @@ describe("in a terminal", () => {
     expect(shown).toMatch(/Uploading \[█{10,}\] 100% \| 8\.0 MB\/8\.0 MB \| [\d.]+ [KMG]?B\/s \| ETA \d+s/);
     expect(shown).toContain("-----> Building");
     expect(shown).toMatch(new RegExp(`✔ term-${process.pid} is live at http://term-${process.pid}\\.`));
+  });
+
+  it("cdn:upload draws the same progress bar, then prints the file's URL", async () => {
+    const file = path.join(home.home, "video.bin");
+    const bytes = crypto.randomBytes(8 * 1024 * 1024);
+    fs.writeFileSync(file, bytes);
+    type(`clear && node ${BIN} cdn:upload ${file}`);
+    const [url] = await until(new RegExp(`^${server.url.replace(/[.]/g, "\\.")}/api/cdn/\\w+$`, "m"), "the URL", 60_000);
+    const shown = screen();
+    expect(shown).toMatch(/Uploading \[█{10,}\] 100% \| 8\.0 MB\/8\.0 MB \| [\d.]+ [KMG]?B\/s \| ETA \d+s/);
+    expect(shown).toMatch(/Uploaded video\.bin \(8\.0 MB, application\/octet-stream\) as \w+\./);
+    const res = await fetch(url);
+    expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it("quota:request asks for the reason when --reason is missing", async () => {
+    type(`clear && node ${BIN} quota:request --apps 9`);
+    await until(/Why do you need higher limits\?/, "the question");
+    type("launch week");
+    const [, id] = await until(/Requested 9 apps \(request (\w+), PENDING\)\./, "the request", 20_000);
+    const mine = await user.get("/api/quota/requests");
+    expect(mine.body).toMatchObject([{ id, reason: "launch week", status: "PENDING", limits: { maxApps: 9 } }]);
   });
 
   it("apps:delete asks to type the slug, and a wrong answer deletes nothing", async () => {
