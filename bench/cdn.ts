@@ -116,6 +116,28 @@ http {
   };
 }
 
+// The floor for any Node server: a bare `http` server in its own process streaming the file with
+// fs.createReadStream (no framework, no lookup, no headers beyond type and length).
+const NODE_FLOOR = `
+const http = require("node:http"), fs = require("node:fs"), path = require("node:path");
+const [root, port] = process.argv.slice(1);
+http.createServer((req, res) => {
+  const file = path.join(root, path.basename(decodeURIComponent(req.url)));
+  fs.stat(file, (error, stats) => {
+    if (error) { res.statusCode = 404; return res.end(); }
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": stats.size });
+    fs.createReadStream(file).pipe(res);
+  });
+}).listen(Number(port), "127.0.0.1");`;
+
+async function startNodeFloor(root: string) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["-e", NODE_FLOOR, root, String(port)], { stdio: "ignore" });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/`, child);
+  return { url, close: () => stop(child) };
+}
+
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -193,6 +215,7 @@ async function main() {
   fs.chmodSync(nginxRoot, 0o755);
   const slipway = await startSlipwayProcess(dataDir);
   let nginx: Awaited<ReturnType<typeof startNginxStatic>> | null = null;
+  let floor: Awaited<ReturnType<typeof startNodeFloor>> | null = null;
   try {
     const cookie = await signUp(slipway.url, `bench${Date.now()}`);
     // Idle: after boot and a first request, before anything is uploaded.
@@ -212,7 +235,7 @@ async function main() {
       { name: "one-mib.bin", size: MiB },
       { name: "hundred-mib.bin", size: 100 * MiB },
     ];
-    const rows: { name: string; size: number; slipway: number; nginx: number; ratio: number; low: number; high: number }[] = [];
+    const rows: { name: string; size: number; slipway: number; nginx: number; floor: number; ratio: number; floorRatio: number; low: number; high: number }[] = [];
     const targets = [];
     for (const file of files) {
       const stored = await upload(slipway.url, cookie, file.name, file.size);
@@ -224,20 +247,36 @@ async function main() {
       targets.push({ file, content });
     }
     nginx = await startNginxStatic(binary, nginxRoot);
+    floor = await startNodeFloor(nginxRoot);
     for (const { file, content } of targets) {
       const ours: number[] = [];
       const theirs: number[] = [];
+      const floors: number[] = [];
       const ratios: number[] = [];
+      const floorRatios: number[] = [];
       await throughput(content, file.size); // warm-up (page cache, JIT)
       for (let round = 0; round < ROUNDS; round++) {
         const n = await throughput(`${nginx.url}/${file.name}`, file.size);
+        const f = await throughput(`${floor.url}/${file.name}`, file.size);
         const s = await throughput(content, file.size);
         theirs.push(n);
+        floors.push(f);
         ours.push(s);
         ratios.push(s / n);
-        console.log(`${file.name} round ${round + 1}: slipway ${mb(s)}, nginx ${mb(n)}, ratio ${(s / n).toFixed(2)}`);
+        floorRatios.push(f / n);
+        console.log(`${file.name} round ${round + 1}: slipway ${mb(s)}, node floor ${mb(f)}, nginx ${mb(n)}, ratio ${(s / n).toFixed(2)} (floor ${(f / n).toFixed(2)})`);
       }
-      rows.push({ name: file.name, size: file.size, slipway: median(ours), nginx: median(theirs), ratio: median(ratios), low: Math.min(...ratios), high: Math.max(...ratios) });
+      rows.push({
+        name: file.name,
+        size: file.size,
+        slipway: median(ours),
+        nginx: median(theirs),
+        floor: median(floors),
+        ratio: median(ratios),
+        floorRatio: median(floorRatios),
+        low: Math.min(...ratios),
+        high: Math.max(...ratios),
+      });
     }
 
     const body = [
@@ -251,12 +290,15 @@ async function main() {
         `nginx and Slipway alternate, ${ROUNDS} rounds after a warm-up (medians; each ratio against nginx in its own round). All three share the machine's CPUs.`,
       "- Slipway is measured on its content path (`/cdn/:id/:name`, where `GET /api/cdn/:id` redirects): the bytes, not the redirect.",
       "",
-      "| file | Slipway | nginx | × nginx (median) | rounds' range | goal |",
-      "|---|---:|---:|---:|---:|---|",
+      "| file | Slipway | Node floor | nginx | Slipway × nginx (median) | rounds' range | Node floor × nginx | goal |",
+      "|---|---:|---:|---:|---:|---:|---:|---|",
       ...rows.map(
         (r) =>
-          `| ${r.name} (${r.size / MiB} MiB) | ${mb(r.slipway)} | ${mb(r.nginx)} | ${r.ratio.toFixed(2)} | ${r.low.toFixed(2)}–${r.high.toFixed(2)} | ≥ 0.8× ${r.ratio >= 0.8 ? "✅" : "❌"} |`,
+          `| ${r.name} (${r.size / MiB} MiB) | ${mb(r.slipway)} | ${mb(r.floor)} | ${mb(r.nginx)} | ${r.ratio.toFixed(2)} | ${r.low.toFixed(2)}–${r.high.toFixed(2)} | ${r.floorRatio.toFixed(2)} | ≥ 0.8× ${r.ratio >= 0.8 ? "✅" : "❌"} |`,
       ),
+      "",
+      "**Node floor**: a bare `node:http` server in its own process streaming the same file with `fs.createReadStream` (no framework, no lookup, " +
+        "only type and length headers), measured in the same rounds: the most any Node server copying the file through user space reaches here.",
       "",
       "How the content path is served (server/http/cdn.ts): bodies up to 2 MiB are read whole with one `read` and sent with one write; larger ones stream " +
         "from the file in 64 KiB chunks (Node's default). 1 MiB chunks measured slower on the 100 MiB file (about 0.3–0.5× nginx against 0.8–1.1× " +
@@ -273,6 +315,7 @@ async function main() {
     writeSection(path.join(ROOT, "bench/RESULTS.md"), "cdn", body);
   } finally {
     await nginx?.close();
+    await floor?.close();
     await slipway.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(nginxRoot, { recursive: true, force: true });
