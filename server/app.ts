@@ -19,6 +19,7 @@ import { registerHostCheck } from "./http/host.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -91,7 +92,10 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());
-  app.addHook("onClose", () => platform.close());
+  app.addHook("onClose", () => {
+    platform.engine.routes.detachEdge();
+    return platform.close();
+  });
 
   return {
     app,
@@ -103,8 +107,29 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       await platform.services.domains.start();
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
+      // EDGE=caddy: the edge gets the whole table now (rebuilt from the database by boot and domains.start), then
+      // every change; the server answers once it has it.
+      const edge = createEdge(config, {
+        appsDomain: config.appsDomain,
+        platformHostname: new URL(config.publicUrl).hostname,
+        slipway: { host: dialable(config.host), port: typeof address === "object" && address ? address.port : config.port },
+      });
+      if (edge) {
+        platform.engine.edge = edge;
+        await platform.engine.routes.attachEdge(
+          (snapshot) => edge.apply(snapshot),
+          (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; the next change or the minute's reload retries`),
+        );
+      }
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;
     },
     close: () => app.close(),
   };
+}
+
+/** Where the edge reaches Slipway's listening address (a wildcard address answers on loopback). */
+function dialable(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::" || host === "[::]") return "::1";
+  return host.replace(/^\[|\]$/g, "");
 }

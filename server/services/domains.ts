@@ -35,7 +35,7 @@ export interface DomainView {
   hostname: string;
   verified: boolean;
   verifiedAt: Date | null;
-  /** "none": the in-process router serves HTTP only; the HTTPS edge fills this in. */
+  /** "none": the in-process router serves HTTP only; with EDGE=caddy, who manages the certificate once routed. */
   certificate: string;
   /** What to create at the DNS provider so the hostname reaches the app. */
   dnsRecord: DnsRecord;
@@ -63,7 +63,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
     hostname: row.hostname,
     verified: row.verifiedAt !== null,
     verifiedAt: row.verifiedAt,
-    certificate: "none",
+    certificate: engine.edge?.certificate(row.hostname, row.verifiedAt !== null) ?? "none",
     dnsRecord: { type: "CNAME", name: row.hostname, value: `${slug}.${config.appsDomain}` },
     txtRecord: row.verifiedAt ? null : { type: "TXT", name: `_slipway-challenge.${row.hostname}`, value: row.token },
     challengeUrl: row.verifiedAt ? null : `http://${row.hostname}${challenge.port === 80 ? "" : `:${challenge.port}`}${CHALLENGE_PREFIX}${row.token}`,
@@ -127,7 +127,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
         verified += 1;
       }
     }
-    if (verified) await announce();
+    if (verified) await Promise.all([engine.routes.flush(), announce()]);
   }
 
   return {
@@ -190,6 +190,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
         row = await create();
       }
       route(row, app.slug);
+      await engine.routes.flush();
       await announce();
       await audit.by(by, "domain.add", { type: "app", id: app.id }, { slug: app.slug, hostname: row.hostname });
       return view(row, app.slug);
@@ -206,6 +207,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
         );
       }
       route(result.row, found.slug);
+      await engine.routes.flush();
       await announce();
       await audit.by(by, "domain.verify", { type: "app", id: found.row.appId }, { slug: found.slug, hostname: found.row.hostname });
       return view(result.row, found.slug);
@@ -216,6 +218,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
       await db.domain.deleteMany({ where: { id: row.id } });
       writes += 1;
       engine.routes.removeDomain(row.hostname);
+      await engine.routes.flush();
       await announce();
       await audit.by(by, "domain.remove", { type: "app", id: row.appId }, { slug: appSlug, hostname: row.hostname });
       return true;
