@@ -39,6 +39,9 @@ export interface SlipwayOptions {
   logStream?: { write(line: string): void };
 }
 
+/** How often the edge is checked for Slipway's configuration (a restarted Caddy converges within this). */
+const EDGE_CHECK_MS = 5_000;
+
 /** Until the platform exists (nothing listens yet then). */
 const NO_APPS: RouteTable = { lookup: () => ({ kind: "unknown" }) };
 
@@ -92,7 +95,9 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());
+  let edgeTimer: NodeJS.Timeout | undefined;
   app.addHook("onClose", () => {
+    clearInterval(edgeTimer);
     platform.engine.routes.detachEdge();
     return platform.close();
   });
@@ -115,11 +120,17 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
         slipway: { host: dialable(config.host), port: typeof address === "object" && address ? address.port : config.port },
       });
       if (edge) {
+        const routes = platform.engine.routes;
         platform.engine.edge = edge;
-        await platform.engine.routes.attachEdge(
+        await routes.attachEdge(
           (snapshot) => edge.apply(snapshot),
-          (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; the next change or the minute's reload retries`),
+          (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; retrying within ${EDGE_CHECK_MS / 1000} s`),
         );
+        // A restarted (or replaced) edge gets everything again; a failed push is retried.
+        edgeTimer = setInterval(() => {
+          void edge.holdsConfig().then((holds) => (holds && routes.inSync ? undefined : routes.resync()));
+        }, EDGE_CHECK_MS);
+        edgeTimer.unref();
       }
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;
     },

@@ -26,6 +26,7 @@ export class MemoryRouteTable implements RouteTable {
   private generation = 0;
   private synced = 0;
   private syncing: Promise<void> | null = null;
+  private flushQueued = false;
 
   /** From now on every change is pushed to the edge (a first push of everything starts now). */
   attachEdge(sync: EdgeSync, onError: (error: unknown) => void): Promise<void> {
@@ -76,6 +77,12 @@ export class MemoryRouteTable implements RouteTable {
     }
   }
 
+  /** Pushes everything again (the edge lost its configuration); resolves like flush(). */
+  resync(): Promise<void> {
+    this.generation += 1;
+    return this.flush();
+  }
+
   /** Whether the edge has every change so far (false while a push is due, or after a failed one). */
   get inSync(): boolean {
     return this.edge !== null && this.synced >= this.generation;
@@ -83,7 +90,14 @@ export class MemoryRouteTable implements RouteTable {
 
   private changed(): void {
     this.generation += 1;
-    if (this.edge) void this.flush();
+    // After the current synchronous batch (setDomains, setDomain's remove-then-set): never half of it.
+    if (this.edge && !this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        void this.flush();
+      });
+    }
   }
 
   lookup(slug: string): RouteTarget {

@@ -51,7 +51,8 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
   const publicUrl = new URL(config.publicUrl);
   const rules = { platformHostname: publicUrl.hostname, appsDomain: config.appsDomain };
   const challenge: ChallengeOptions = {
-    port: publicUrl.protocol === "http:" && publicUrl.port ? Number(publicUrl.port) : 80,
+    // The domain's HTTP traffic reaches the edge's HTTP port (EDGE=caddy), else the platform's own.
+    port: config.edge ? config.edge.httpPort : publicUrl.protocol === "http:" && publicUrl.port ? Number(publicUrl.port) : 80,
     resolve: config.domains.resolve,
     dnsServers: config.domains.dnsServers,
   };

@@ -11,7 +11,10 @@
 // cookie reaches a sibling app or the platform: the in-process router drops such cookies instead).
 // HTTP server: domain ownership challenges and unknown hosts go to Slipway (404 page, pending domains), every
 // host Caddy has a certificate for is redirected to HTTPS; ACME HTTP challenges are answered by Caddy itself.
+// A custom domain's certificate state is what Caddy's HTTPS port offers for it (a TLS handshake with its name):
+// "pending: …" until a certificate valid for the name is served, then its issuer and expiry.
 import http from "node:http";
+import tls from "node:tls";
 import type { CaddyAdmin, Config } from "../../config.ts";
 import type { RouteSnapshot } from "../../hosting/routes.ts";
 import type { EdgeDriver, EdgeOptions } from "./types.ts";
@@ -21,6 +24,8 @@ type Json = Record<string, unknown>;
 
 const HSTS = { handler: "headers", response: { set: { "Strict-Transport-Security": ["max-age=31536000"] } } };
 const SERVER = "slipway";
+/** Names Slipway's server in Caddy's configuration: its absence means Caddy lost it (restarted, or replaced). */
+const EDGE_ID = "slipway-edge";
 
 /** Caddy's form of the admin address, kept in the loaded configuration so the admin endpoint stays where it is. */
 export function adminListen(admin: CaddyAdmin): string {
@@ -77,7 +82,7 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
         http_port: edge.httpPort,
         https_port: edge.httpsPort,
         servers: {
-          [SERVER]: { listen: [`:${edge.httpsPort}`], routes, automatic_https: { disable_redirects: true } },
+          [SERVER]: { "@id": EDGE_ID, listen: [`:${edge.httpsPort}`], routes, automatic_https: { disable_redirects: true } },
           [`${SERVER}_http`]: { listen: [`:${edge.httpPort}`], routes: httpRoutes },
         },
       },
@@ -121,9 +126,54 @@ export function adminRequest(admin: CaddyAdmin, method: string, pathname: string
   });
 }
 
+/** The certificate Caddy offers for `hostname` on its HTTPS port (a TLS handshake with that SNI), or null. */
+export function probeCertificate(port: number, hostname: string, timeoutMs = 5_000): Promise<{ issuer: string; validTo: Date } | null> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: "127.0.0.1", port, servername: hostname, rejectUnauthorized: false, timeout: timeoutMs });
+    const done = (value: { issuer: string; validTo: Date } | null) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.once("secureConnect", () => {
+      const cert = socket.getPeerCertificate();
+      const matches = cert?.subject && tls.checkServerIdentity(hostname, cert) === undefined;
+      done(matches ? { issuer: String(cert.issuer?.O ?? cert.issuer?.CN ?? "unknown issuer"), validTo: new Date(cert.valid_to) } : null);
+    });
+    socket.once("timeout", () => done(null));
+    socket.once("error", () => done(null));
+  });
+}
+
+const PROBE_EVERY_MS = 2_000;
+/** ACME orders can take minutes; a certificate known for this long is checked again (renewals). */
+const PROBE_FOR_MS = 10 * 60_000;
+const RECHECK_AFTER_MS = 60 * 60_000;
+
 export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDriver {
   /** Custom domains in the configuration Caddy last took. */
   let served = new Set<string>();
+  /** What Caddy's HTTPS port offers for each served custom domain (a TLS handshake tells). */
+  const certificates = new Map<string, { label: string; checkedAt: number }>();
+  const probing = new Set<string>();
+
+  async function probe(hostname: string): Promise<void> {
+    if (probing.has(hostname)) return;
+    probing.add(hostname);
+    try {
+      const until = Date.now() + PROBE_FOR_MS;
+      while (served.has(hostname) && Date.now() < until) {
+        const cert = await probeCertificate(edge.httpsPort, hostname);
+        if (cert) {
+          certificates.set(hostname, { label: `issued by ${cert.issuer}, valid until ${cert.validTo.toISOString().slice(0, 16)}Z`, checkedAt: Date.now() });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS).unref());
+      }
+    } finally {
+      probing.delete(hostname);
+    }
+  }
+
   return {
     name: "caddy",
     async apply(snapshot) {
@@ -136,10 +186,21 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
       }
       if (res.status !== 200) throw new Error(`Caddy refused the configuration (${res.status}): ${res.body.slice(0, 500)}`);
       served = new Set(snapshot.domains.filter(([, target]) => target.verified).map(([hostname]) => hostname));
+      for (const hostname of certificates.keys()) if (!served.has(hostname)) certificates.delete(hostname);
+      for (const hostname of served) if (!certificates.has(hostname)) void probe(hostname);
+    },
+    async holdsConfig() {
+      const res = await adminRequest(edge.admin, "GET", `/id/${EDGE_ID}/listen`).catch(() => null);
+      return res?.status === 200;
     },
     certificate(hostname, verified) {
       if (!verified || !served.has(hostname)) return "none";
-      return edge.tls === "internal" ? "managed by Caddy (local CA)" : "managed by Caddy (ACME)";
+      const known = certificates.get(hostname);
+      if (known && Date.now() - known.checkedAt > RECHECK_AFTER_MS) {
+        certificates.delete(hostname);
+        void probe(hostname);
+      }
+      return known?.label ?? (edge.tls === "internal" ? "pending: Caddy is issuing it from its local CA" : "pending: Caddy is obtaining it over ACME");
     },
   };
 }

@@ -6,6 +6,8 @@ export interface EdgeDriver {
   readonly name: string;
   /** Configures the edge to route exactly as the snapshot says (atomic: no request sees half of it). */
   apply(snapshot: RouteSnapshot): Promise<void>;
+  /** False when the edge no longer has Slipway's configuration (restarted without it) or does not answer. */
+  holdsConfig(): Promise<boolean>;
   /** A custom domain's certificate as the API shows it ("none" when the edge does not serve it over HTTPS). */
   certificate(hostname: string, verified: boolean): string;
 }
