@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import type { LookupFunction } from "node:net";
+import { isIP, type LookupFunction } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { TLSSocket } from "node:tls";
@@ -73,7 +73,7 @@ function fetchVia(url: string, options: { ca?: string; agent?: http.Agent; metho
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(
       target,
-      { method: options.method ?? "GET", lookup: toLoopback, agent: options.agent ?? false, ...(secure ? { ca: options.ca, servername: target.hostname } : {}) },
+      { method: options.method ?? "GET", lookup: toLoopback, agent: options.agent ?? false, ...(secure ? { ca: options.ca, ...(isIP(target.hostname) ? {} : { servername: target.hostname }) } : {}) },
       (res) => {
         const socket = res.socket as TLSSocket;
         const issuer = secure ? socket.getPeerCertificate?.()?.issuer?.CN : undefined;
@@ -177,6 +177,13 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     expect(redirect.headers.location).toBe(https_(`${slug}.localhost`, "/a/b?c=1"));
     // The app host gets no HSTS (custom domains do): it is the platform's domain.
     expect(res.headers["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("serves the platform's own host (PUBLIC_URL's) through Caddy over HTTPS", async () => {
+    const res = await fetchVia(`https://127.0.0.1:${ports.https}/api/openapi.json`, { ca });
+    expect(res.status).toBe(200);
+    expect(JSON.parse(res.body).openapi).toMatch(/^3\./);
+    expect(res.issuer).toMatch(/Caddy Local Authority/);
   });
 
   it("routes a custom domain once verified (the challenge answered through Caddy), with HSTS", async () => {
