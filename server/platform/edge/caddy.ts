@@ -43,14 +43,7 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   const routes: Json[] = [];
   const hosts: string[] = [];
   for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
-    const handler =
-      target.kind === "proxy"
-        ? {
-            handler: "reverse_proxy",
-            upstreams: [{ dial: dial(target) }],
-            headers: { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } },
-          }
-        : slipway;
+    const handler = target.kind === "proxy" ? appHandler(target) : slipway;
     const own = `${slug}.${options.appsDomain}`;
     routes.push({ match: [{ host: [own] }], handle: [handler], terminal: true });
     hosts.push(own);
@@ -90,6 +83,15 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
       // The local CA (EDGE_TLS=internal) is never installed into this machine's trust store.
       pki: { certificate_authorities: { local: { install_trust: false } } },
     },
+  };
+}
+
+/** A running app's handler: straight to its instance, its cookies host-only. */
+export function appHandler(target: { host: string; port: number }): Json {
+  return {
+    handler: "reverse_proxy",
+    upstreams: [{ dial: dial(target) }],
+    headers: { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } },
   };
 }
 
