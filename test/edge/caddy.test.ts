@@ -13,7 +13,7 @@ import path from "node:path";
 import type { TLSSocket } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "../../server/config.ts";
-import { adminRequest } from "../../server/platform/edge/caddy.ts";
+import { adminRequest, createCaddyEdge } from "../../server/platform/edge/caddy.ts";
 import { deploy, FIXTURES, requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { freePort, startServer, type TestServer } from "../helpers/server.ts";
@@ -279,5 +279,40 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     await startCaddy();
     // A fresh Caddy knows nothing until Slipway pushes: the check every few seconds notices and loads it.
     await waitFor(async () => (await fetchVia(https_("shop.example.test"), { ca }).catch(() => null))?.body === "v2", 30_000, "Caddy to route again");
+  });
+});
+
+describe.skipIf(!HAS_CADDY)("the Caddy edge over a unix socket admin endpoint", () => {
+  it("loads the route table and reports it held, through the socket only", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-caddy-sock-"));
+    const socketPath = path.join(dir, "admin.sock");
+    const app = http.createServer((_req, res) => res.end("via socket")).listen(0, "127.0.0.1");
+    await new Promise((resolve) => app.once("listening", resolve));
+    const appPort = (app.address() as { port: number }).port;
+    fs.writeFileSync(path.join(dir, "boot.json"), JSON.stringify({ admin: { listen: `unix/${socketPath}` } }));
+    const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, "data"), XDG_CONFIG_HOME: path.join(dir, "config") };
+    const child = spawn("caddy", ["run", "--config", path.join(dir, "boot.json")], { env, stdio: "ignore" });
+    try {
+      const admin = { socketPath };
+      await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin socket");
+      const ports = { http: await freePort(), https: await freePort() };
+      const edge = createCaddyEdge(
+        { kind: "caddy", admin, tls: "internal", httpPort: ports.http, httpsPort: ports.https },
+        { appsDomain: "apps.test", platformHostname: "platform.test", slipway: { host: "127.0.0.1", port: 1 } },
+      );
+      expect(await edge.holdsConfig()).toBe(false);
+      await edge.apply({ apps: [["sock", { kind: "proxy", host: "127.0.0.1", port: appPort }]], domains: [] });
+      expect(await edge.holdsConfig()).toBe(true);
+      // The loaded configuration kept the admin endpoint on the socket.
+      expect(JSON.parse((await adminRequest(admin, "GET", "/config/admin")).body)).toEqual({ listen: `unix/${socketPath}` });
+      const ca = JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
+      const res = await waitFor(() => fetchVia(`https://sock.apps.test:${ports.https}/`, { ca }).catch(() => null), 15_000, "the app through Caddy");
+      expect(res.body).toBe("via socket");
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+      app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -102,8 +102,8 @@ function dial(target: { host: string; port: number }): string {
 /** A request to Caddy's admin API; the body parsed when JSON. */
 export function adminRequest(admin: CaddyAdmin, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: string }> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-  // Caddy checks the Host header of admin requests against its listen address.
-  const hostHeader = "socketPath" in admin ? "localhost" : adminListen(admin);
+  // Caddy checks the Host header of admin requests against its listen address: empty for a unix socket.
+  const hostHeader = "socketPath" in admin ? "" : adminListen(admin);
   return new Promise((resolve, reject) => {
     const req = http.request(
       {
@@ -112,6 +112,8 @@ export function adminRequest(admin: CaddyAdmin, method: string, pathname: string
         path: pathname,
         // A fresh connection each time: Caddy restarts its admin endpoint when it loads a configuration.
         agent: false,
+        // An empty Host must be sent as such (Node would put "localhost" in its place).
+        setHost: false,
         headers: { host: hostHeader, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) },
         timeout: 30_000,
       },
