@@ -63,7 +63,9 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
         ? false
         : { level: config.logLevel, redact: ["req.headers.authorization", "req.headers.cookie"], ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Behind the edge every request comes from Caddy: its X-Forwarded-For (which Caddy sets, never passing a
+    // client's on) names the client, for sign-in throttling and audit records. Without an edge nothing is trusted.
+    trustProxy: config.edge ? [...new Set(["127.0.0.1", "::1", dialable(config.host)])] : false,
   });
   const platform = await createPlatform(config, app.log);
   await platform.services.oauthClients.ensureFirstParty();

@@ -67,13 +67,13 @@ async function fetchRetrying(url: string, options: { ca: string; agent: http.Age
   }
 }
 
-function fetchVia(url: string, options: { ca?: string; agent?: http.Agent; method?: string } = {}): Promise<Answer> {
+function fetchVia(url: string, options: { ca?: string; agent?: http.Agent; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   const target = new URL(url);
   const secure = target.protocol === "https:";
   return new Promise((resolve, reject) => {
     const req = (secure ? https : http).request(
       target,
-      { method: options.method ?? "GET", lookup: toLoopback, agent: options.agent ?? false, ...(secure ? { ca: options.ca, ...(isIP(target.hostname) ? {} : { servername: target.hostname }) } : {}) },
+      { method: options.method ?? "GET", headers: options.headers, lookup: toLoopback, agent: options.agent ?? false, ...(secure ? { ca: options.ca, ...(isIP(target.hostname) ? {} : { servername: target.hostname }) } : {}) },
       (res) => {
         const socket = res.socket as TLSSocket;
         const issuer = secure ? socket.getPeerCertificate?.()?.issuer?.CN : undefined;
@@ -88,7 +88,7 @@ function fetchVia(url: string, options: { ca?: string; agent?: http.Agent; metho
     req.on("error", (error) => reject(Object.assign(error, { reusedSocket: req.reusedSocket && !answered })));
     let answered = false;
     req.on("response", () => (answered = true));
-    req.end();
+    req.end(options.body);
   });
 }
 
@@ -184,6 +184,21 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     expect(res.status).toBe(200);
     expect(JSON.parse(res.body).openapi).toMatch(/^3\./);
     expect(res.issuer).toMatch(/Caddy Local Authority/);
+  });
+
+  it("records the client's address from Caddy, never an X-Forwarded-For a client sent", async () => {
+    const { email, password } = await new Client(server.url).signup();
+    const signIn = await fetchVia(`https://127.0.0.1:${ports.https}/api/auth/login`, {
+      ca,
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": "203.0.113.9" },
+      body: JSON.stringify({ email, password }),
+    });
+    expect(signIn.status).toBe(200);
+    const cookie = String(signIn.headers["set-cookie"]).split(";")[0];
+    const sessions = await fetchVia(`https://127.0.0.1:${ports.https}/api/me/sessions`, { ca, headers: { cookie } });
+    const current = (JSON.parse(sessions.body) as { current: boolean; address: string }[]).find((s) => s.current);
+    expect(current?.address).toBe("127.0.0.1");
   });
 
   it("routes a custom domain once verified (the challenge answered through Caddy), with HSTS", async () => {
