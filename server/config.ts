@@ -268,10 +268,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * default (as Heroku serves apps from herokuapp.com).
  */
 export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.edge && !config.secureCookies) {
+    warnings.push(
+      `EDGE=caddy serves the platform over HTTPS, but PUBLIC_URL (${config.publicUrl}) is http: set PUBLIC_URL=https://<host> ` +
+        "so links, OAuth redirects and secure cookies name the HTTPS address.",
+    );
+  }
   const dashboard = new URL(config.publicUrl).hostname;
   const app = `app.${config.appsDomain}`;
-  if (siteOf(app) !== siteOf(dashboard) && !app.endsWith(`.${dashboard}`)) return [];
+  if (siteOf(app) !== siteOf(dashboard) && !app.endsWith(`.${dashboard}`)) return warnings;
   return [
+    ...warnings,
     `APPS_DOMAIN (${config.appsDomain}) is on the same site as PUBLIC_URL (${dashboard}): in production, serve apps from ` +
       "another registrable domain, so that no hosted app is same-site to the dashboard.",
   ];

@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import type { TLSSocket } from "node:tls";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadConfig } from "../../server/config.ts";
+import { configWarnings, ConfigError, loadConfig } from "../../server/config.ts";
 import { adminRequest, createCaddyEdge } from "../../server/platform/edge/caddy.ts";
 import { deploy, FIXTURES, requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
@@ -37,6 +37,13 @@ describe("EDGE configuration", () => {
     expect(() => load({ EDGE: "nginx" })).toThrow(ConfigError);
     expect(() => load({ EDGE_TLS: "self" })).toThrow(/EDGE_TLS: expected acme/);
     expect(() => load({ EDGE_HTTPS_PORT: "0" })).toThrow(/EDGE_HTTPS_PORT/);
+  });
+
+  it("warns at boot when the edge serves HTTPS but PUBLIC_URL is http", () => {
+    const apps = { APPS_DOMAIN: "example-apps.net" };
+    expect(configWarnings(load({ ...apps, EDGE: "caddy", PUBLIC_URL: "http://example.com" }))).toEqual([expect.stringMatching(/^EDGE=caddy serves the platform over HTTPS, but PUBLIC_URL/)]);
+    expect(configWarnings(load({ ...apps, EDGE: "caddy", PUBLIC_URL: "https://example.com" }))).toEqual([]);
+    expect(configWarnings(load({ ...apps, PUBLIC_URL: "http://example.com" }))).toEqual([]);
   });
 });
 
@@ -232,12 +239,16 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
       const res = await fetchVia(url, { ca });
       expect([res.status, res.body], url).toEqual([503, direct.body]);
     }
-    const unknownDirect = await requestApp(server.url, "nobody.example.test");
-    expect(unknownDirect.status).toBe(404);
-    const unknown = await fetchVia(http_("nobody.example.test"));
-    expect([unknown.status, unknown.body]).toEqual([404, unknownDirect.body]);
+    // An app-shaped host no app has: the "No app here" 404 page, as in-process.
+    const noAppDirect = await requestApp(server.url, "no-such-app.localhost");
+    expect(noAppDirect.status).toBe(404);
     const noApp = await fetchVia(http_("no-such-app.localhost"));
-    expect([noApp.status, noApp.body]).toEqual([404, (await requestApp(server.url, "no-such-app.localhost")).body]);
+    expect([noApp.status, noApp.body]).toEqual([404, noAppDirect.body]);
+    // Any other hostname reaches the platform, through Caddy as in-process (its API's 404 here).
+    const otherDirect = await requestApp(server.url, "nobody.example.test", "/api/nothing-here");
+    expect(otherDirect.status).toBe(404);
+    const other = await fetchVia(http_("nobody.example.test", "/api/nothing-here"));
+    expect([other.status, other.body]).toEqual([404, otherDirect.body]);
 
     expect((await owner.post(`/api/apps/${slug}/restart`)).status).toBe(200);
     await waitFor(async () => (await fetchVia(https_(`${slug}.localhost`), { ca })).status === 200, 30_000, "the app to answer again");
@@ -279,12 +290,13 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     await certificateIssued("gone.example.test");
     expect((await fetchVia(https_("gone.example.test"), { ca })).body).toBe("v2");
     expect((await owner.request("DELETE", `/api/apps/${slug}/domains/gone.example.test`)).status).toBe(204);
-    // Over HTTPS the host is no longer the app's: a cached certificate may still be offered, then the unknown-host page.
+    // Over HTTPS the host is no longer the app's: no certificate, or a cached one and then the platform.
     const after = await fetchVia(https_("gone.example.test"), { ca }).catch((error: Error) => ({ status: 0, body: error.message }));
-    expect(after.status === 0 || after.status === 404, JSON.stringify(after)).toBe(true);
     expect(after.body).not.toBe("v2");
-    const plain = await fetchVia(http_("gone.example.test"));
-    expect(plain.status).toBe(404);
+    // Over HTTP it is no longer redirected: it reaches the platform like any unclaimed hostname (not the app).
+    const plain = await fetchVia(http_("gone.example.test", "/api/nothing-here"));
+    expect([plain.status, plain.body]).toEqual([404, (await requestApp(server.url, "gone.example.test", "/api/nothing-here")).body]);
+    expect((await fetchVia(http_("gone.example.test"))).body).not.toBe("v2");
     // The other domain still routes.
     expect((await fetchVia(https_("shop.example.test"), { ca })).body).toBe("v2");
   });
