@@ -40,8 +40,9 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   for (const [hostname, target] of snapshot.domains) {
     if (target.verified) domainsOf.set(target.slug, [...(domainsOf.get(target.slug) ?? []), hostname]);
   }
-  const routes: Json[] = [];
-  const hosts: string[] = [];
+  // The platform's host first: it is never an app's, even when shaped like one (as in-process).
+  const routes: Json[] = [{ match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true }];
+  const hosts: string[] = [options.platformHostname];
   for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
     const handler = target.kind === "proxy" ? appHandler(target) : slipway;
     const own = `${slug}.${options.appsDomain}`;
@@ -53,8 +54,6 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
       hosts.push(...custom);
     }
   }
-  routes.push({ match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true });
-  hosts.push(options.platformHostname);
   routes.push({ handle: [slipway] });
 
   const httpsPort = edge.httpsPort === 443 ? "" : `:${edge.httpsPort}`;
