@@ -71,7 +71,8 @@ async function fetchRetrying(url: string, options: { ca: string; agent: http.Age
   } catch (error) {
     if (!(error as { unanswered?: boolean }).unanswered) throw error;
     retried.count += 1;
-    return fetchVia(url, options);
+    // On a new connection: every kept-alive one may have been closed by the same load.
+    return fetchVia(url, { ca: options.ca });
   }
 }
 
@@ -169,9 +170,12 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
   });
 
   afterAll(async () => {
-    await server?.close();
-    await stopCaddy();
-    fs.rmSync(caddyDir, { recursive: true, force: true });
+    try {
+      await server?.close();
+    } finally {
+      await stopCaddy();
+      fs.rmSync(caddyDir, { recursive: true, force: true });
+    }
   });
 
   it("serves the app host over HTTPS with a certificate from Caddy's local CA, and redirects HTTP to HTTPS", async () => {
