@@ -20,6 +20,7 @@ import { registerHostCheck } from "./http/host.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -38,6 +39,9 @@ export interface SlipwayOptions {
   /** Where the server's log goes instead of stdout (tests that check what is logged). */
   logStream?: { write(line: string): void };
 }
+
+/** How often the edge is checked for Slipway's configuration (a restarted Caddy converges within this). */
+const EDGE_CHECK_MS = 5_000;
 
 /** Until the platform exists (nothing listens yet then). */
 const NO_APPS: RouteTable = { lookup: () => ({ kind: "unknown" }) };
@@ -60,7 +64,9 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
         ? false
         : { level: config.logLevel, redact: ["req.headers.authorization", "req.headers.cookie"], ...(options.logStream ? { stream: options.logStream } : {}) },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Behind the edge every request comes from Caddy: its X-Forwarded-For (which Caddy sets, never passing a
+    // client's on) names the client, for sign-in throttling and audit records. Without an edge nothing is trusted.
+    trustProxy: config.edge ? [...new Set(["127.0.0.1", "::1", dialable(config.host)])] : false,
   });
   const platform = await createPlatform(config, app.log);
   await platform.services.oauthClients.ensureFirstParty();
@@ -93,7 +99,12 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());
-  app.addHook("onClose", () => platform.close());
+  let edgeTimer: NodeJS.Timeout | undefined;
+  app.addHook("onClose", () => {
+    clearInterval(edgeTimer);
+    platform.engine.routes.detachEdge();
+    return platform.close();
+  });
 
   return {
     app,
@@ -107,8 +118,35 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
+      // EDGE=caddy: the edge gets the whole table now (rebuilt from the database by boot and domains.start), then
+      // every change; the server answers once it has it.
+      const edge = createEdge(config, {
+        appsDomain: config.appsDomain,
+        platformHostname: new URL(config.publicUrl).hostname,
+        slipway: { host: dialable(config.host), port: typeof address === "object" && address ? address.port : config.port },
+      });
+      if (edge) {
+        const routes = platform.engine.routes;
+        platform.engine.edge = edge;
+        await routes.attachEdge(
+          (snapshot) => edge.apply(snapshot),
+          (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; retrying within ${EDGE_CHECK_MS / 1000} s`),
+        );
+        // A restarted (or replaced) edge gets everything again; a failed push is retried.
+        edgeTimer = setInterval(() => {
+          void edge.holdsConfig().then((holds) => (holds && routes.inSync ? undefined : routes.resync()));
+        }, EDGE_CHECK_MS);
+        edgeTimer.unref();
+      }
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;
     },
     close: () => app.close(),
   };
+}
+
+/** Where the edge reaches Slipway's listening address (a wildcard address answers on loopback). */
+function dialable(host: string): string {
+  if (host === "0.0.0.0") return "127.0.0.1";
+  if (host === "::" || host === "[::]") return "::1";
+  return host.replace(/^\[|\]$/g, "");
 }

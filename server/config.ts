@@ -36,6 +36,24 @@ function isOrigin(value: string): boolean {
   }
 }
 
+/** Caddy's admin endpoint: a unix socket (an absolute path, or Caddy's unix/ form) or a loopback host:port. */
+function isLocalAdmin(value: string): boolean {
+  if (value.startsWith("/") || value.startsWith("unix/")) return value.replace(/^unix\//, "").startsWith("/");
+  const match = /^(?:\[([^\]]+)\]|([^:]+)):(\d{1,5})$/.exec(value);
+  if (!match || Number(match[3]) < 1 || Number(match[3]) > 65535) return false;
+  const host = (match[1] ?? match[2]).toLowerCase();
+  return host === "localhost" || host === "::1" || (isIP(host) === 4 && host.startsWith("127."));
+}
+
+/** Where Slipway reaches Caddy's admin API. */
+export type CaddyAdmin = { socketPath: string } | { host: string; port: number };
+
+function caddyAdmin(value: string): CaddyAdmin {
+  if (value.startsWith("/") || value.startsWith("unix/")) return { socketPath: value.replace(/^unix\//, "") };
+  const colon = value.lastIndexOf(":");
+  return { host: value.slice(0, colon).replace(/^\[|\]$/g, ""), port: Number(value.slice(colon + 1)) };
+}
+
 const schema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number({ error: "expected a port number" }).int().min(0).max(65535, "expected a port number").default(3000),
@@ -91,6 +109,14 @@ const schema = z.object({
     .string()
     .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
     .default([]),
+  EDGE: z.enum(["caddy"], { error: "expected caddy (or unset: the in-process router serves apps over HTTP)" }).optional(),
+  CADDY_ADMIN: z
+    .string()
+    .refine(isLocalAdmin, "expected a loopback address like 127.0.0.1:2019 or [::1]:2019, or a unix socket path like /run/caddy/admin.sock (never a public address)")
+    .default("127.0.0.1:2019"),
+  EDGE_TLS: z.enum(["acme", "internal"], { error: "expected acme (Let's Encrypt/ZeroSSL) or internal (Caddy's local CA, tests and offline installs)" }).default("acme"),
+  EDGE_HTTP_PORT: z.coerce.number({ error: "expected a port number" }).int().min(1, "expected a port number").max(65535, "expected a port number").default(80),
+  EDGE_HTTPS_PORT: z.coerce.number({ error: "expected a port number" }).int().min(1, "expected a port number").max(65535, "expected a port number").default(443),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -156,6 +182,11 @@ export interface Config {
     /** DNS servers (ip or ip:port) for the TXT challenge lookup; empty: the system's. */
     dnsServers: string[];
   };
+  /**
+   * EDGE=caddy: Caddy serves the app hosts, custom domains and the platform's host over HTTPS, configured
+   * through its admin API (server/platform/edge/); unset: the in-process router serves apps over HTTP.
+   */
+  edge?: { kind: "caddy"; admin: CaddyAdmin; tls: "acme" | "internal"; httpPort: number; httpsPort: number };
   logLevel: string;
 }
 
@@ -229,6 +260,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resolve: new Map(e.DOMAIN_VERIFY_RESOLVE.map((pair) => [pair.slice(0, pair.indexOf(":")).toLowerCase(), pair.slice(pair.indexOf(":") + 1)])),
       dnsServers: e.DOMAIN_VERIFY_DNS_SERVERS,
     },
+    edge: e.EDGE ? { kind: e.EDGE, admin: caddyAdmin(e.CADDY_ADMIN), tls: e.EDGE_TLS, httpPort: e.EDGE_HTTP_PORT, httpsPort: e.EDGE_HTTPS_PORT } : undefined,
     logLevel: e.LOG_LEVEL,
   };
 }
@@ -240,10 +272,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
  * default (as Heroku serves apps from herokuapp.com).
  */
 export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (config.edge && !config.secureCookies) {
+    warnings.push(
+      `EDGE=caddy serves the platform over HTTPS, but PUBLIC_URL (${config.publicUrl}) is http: set PUBLIC_URL=https://<host> ` +
+        "so links, OAuth redirects and secure cookies name the HTTPS address.",
+    );
+  }
   const dashboard = new URL(config.publicUrl).hostname;
   const app = `app.${config.appsDomain}`;
-  if (siteOf(app) !== siteOf(dashboard) && !app.endsWith(`.${dashboard}`)) return [];
+  if (siteOf(app) !== siteOf(dashboard) && !app.endsWith(`.${dashboard}`)) return warnings;
   return [
+    ...warnings,
     `APPS_DOMAIN (${config.appsDomain}) is on the same site as PUBLIC_URL (${dashboard}): in production, serve apps from ` +
       "another registrable domain, so that no hosted app is same-site to the dashboard.",
   ];

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
+import { appHandler } from "../../server/platform/edge/caddy.ts";
 
 export interface Running {
   url: string;
@@ -44,16 +45,16 @@ function freePort(): Promise<number> {
   });
 }
 
-async function waitForPort(port: number, child: ChildProcess, log: string): Promise<void> {
+async function waitForPort(port: number, child: ChildProcess, log: string, name = "nginx"): Promise<void> {
   for (let i = 0; i < 100; i += 1) {
-    if (child.exitCode !== null) throw new Error(`nginx exited with ${child.exitCode}: ${fs.readFileSync(log, "utf8")}`);
+    if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${fs.readFileSync(log, "utf8")}`);
     const open = await new Promise<boolean>((resolve) => {
       const socket = net.connect(port, "127.0.0.1", () => resolve(socket.end() && true)).once("error", () => resolve(false));
     });
     if (open) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  throw new Error(`nginx did not listen on ${port}: ${fs.readFileSync(log, "utf8")}`);
+  throw new Error(`${name} did not listen on ${port}: ${fs.readFileSync(log, "utf8")}`);
 }
 
 /** The nginx binary, or null when it is not installed (`apt-get install nginx-light`). */
@@ -115,6 +116,53 @@ http {
     async close() {
       await stop(child);
       fs.rmSync(prefix, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Whether Debian's `caddy` is installed (`apt-get install caddy`). */
+export function hasCaddy(): boolean {
+  return spawnSync("caddy", ["version"], { stdio: "ignore" }).status === 0;
+}
+
+/**
+ * Caddy as EDGE=caddy configures it for a running app (a host matcher, then `appHandler`: reverse_proxy with its
+ * default keep-alive pool and the Set-Cookie rewrite), on plain HTTP like the nginx row, admin endpoint off.
+ * GOMAXPROCS=1: one core, like nginx's one worker.
+ */
+export async function startCaddy(appPort: number, host: string): Promise<Running> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-caddy-"));
+  const port = await freePort();
+  const log = path.join(dir, "caddy.log");
+  const config = {
+    admin: { disabled: true },
+    logging: { logs: { default: { level: "ERROR" } } },
+    apps: {
+      http: {
+        servers: {
+          bench: {
+            listen: [`127.0.0.1:${port}`],
+            automatic_https: { disable: true },
+            routes: [{ match: [{ host: [host] }], handle: [appHandler({ host: "127.0.0.1", port: appPort })], terminal: true }],
+          },
+        },
+      },
+    },
+  };
+  fs.writeFileSync(path.join(dir, "caddy.json"), JSON.stringify(config));
+  const env = { ...process.env, GOMAXPROCS: "1", HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  const child = spawn("caddy", ["run", "--config", path.join(dir, "caddy.json")], { env, stdio: ["ignore", "ignore", fs.openSync(log, "a")] });
+  try {
+    await waitForPort(port, child, log, "caddy");
+  } catch (error) {
+    await stop(child);
+    throw error;
+  }
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async close() {
+      await stop(child);
+      fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@
 // process's main thread (autocannon in a worker thread), nginx with one worker in its own process.
 import { request } from "undici";
 import type { RouteTable } from "../../server/hosting/router/types.ts";
-import { nginxBinary, startNginx, startOkApp, startReplyFrom, type Running } from "../lib/proxies.ts";
+import { hasCaddy, nginxBinary, startCaddy, startNginx, startOkApp, startReplyFrom, type Running } from "../lib/proxies.ts";
 import { startSlipway } from "../lib/slipway.ts";
 import type { PreparedSuite, Row, Scenario, Suite } from "../lib/types.ts";
 import { COLUMNS_EXPLAINED } from "./me.ts";
@@ -38,17 +38,22 @@ export const routerSuite: Suite = {
       const binary = nginxBinary();
       const nginx = binary ? await startNginx(binary, app.port) : null;
       if (nginx) running.push(nginx);
+      const caddyHost = `${SLUG}.localhost`;
+      const caddy = hasCaddy() ? await startCaddy(app.port, caddyHost) : null;
+      if (caddy) running.push(caddy);
 
       await expectOk(app.url);
       await expectOk(`${slipway.url}/`, { host });
       await expectOk(replyFrom.url);
       if (nginx) await expectOk(nginx.url);
+      if (caddy) await expectOk(caddy.url, { host: caddyHost });
 
       const scenarios: Scenario[] = [
         { name: "router", label: `Slipway's router (\`Host: ${SLUG}.localhost\`, undici keep-alive pool)`, target: { url: `${slipway.url}/`, headers: { host } } },
         { name: "reply-from", label: "@fastify/reply-from 12 standalone (bare Fastify, default undici agent)", target: { url: replyFrom.url } },
       ];
       if (nginx) scenarios.push({ name: "nginx", label: "nginx 1 worker, `proxy_pass` + upstream `keepalive 32`", target: { url: nginx.url } });
+      if (caddy) scenarios.push({ name: "caddy", label: "Caddy (EDGE=caddy's app route, plain HTTP), GOMAXPROCS=1", target: { url: caddy.url, headers: { host: caddyHost } } });
 
       return {
         baseline: { name: "baseline", label: "the app directly (tiny Node server answering `ok`, own process)", target: { url: app.url } },
@@ -60,6 +65,9 @@ export const routerSuite: Suite = {
           nginx
             ? `nginx (\`${binary} -v\`: Debian's) runs as its own process with \`worker_processes 1\`, a temp prefix folder and config written by \`bench/lib/proxies.ts\`; it sets Host and X-Forwarded-* like the router does.`
             : "nginx was **not found**, so its row is missing: install it (`apt-get install nginx-light`) and rerun for the comparison.",
+          caddy
+            ? "Caddy (Debian's 2.6) runs as its own process with `GOMAXPROCS=1` (one core, like nginx's one worker) and the route EDGE=caddy loads for a running app (`appHandler` in `server/platform/edge/caddy.ts`: host matcher, `reverse_proxy` with its default keep-alive pool, the Set-Cookie rewrite), over plain HTTP like the nginx row."
+            : "Caddy was **not found**, so its row is missing: install it (`apt-get install caddy`) and rerun.",
           "Only two CPUs: the load generator, the proxy under test and the app share them, so every proxy is measured at the same disadvantage against the direct baseline.",
         ],
         close,
@@ -75,6 +83,7 @@ export const routerSuite: Suite = {
     const router = find("router");
     const replyFrom = find("reply-from");
     const nginx = find("nginx");
+    const caddy = find("caddy");
     const lines = [
       COLUMNS_EXPLAINED.replace("the plain Fastify route", "the app hit directly"),
       "Here the app and nginx run in processes of their own, so their rows show almost no busy time on this thread; the Node proxies' rows show their whole cost.",
@@ -99,6 +108,13 @@ export const routerSuite: Suite = {
         `nginx reached **${nginx.ratio.toFixed(2)}×**: the router does **${(router.ratio / nginx.ratio).toFixed(2)}×** nginx's throughput. ` +
           "That gap is the cost of proxying in JavaScript on one event loop (HTTP parsing and header handling in Node, the same as every Node proxy here); " +
           "a deployment that needs more can put nginx or Caddy in front for app hosts.",
+      );
+    }
+    if (caddy && nginx) {
+      const vsNginx = caddy.ratio / nginx.ratio;
+      lines.push(
+        `Caddy (EDGE=caddy's data plane) reached **${caddy.ratio.toFixed(2)}×**, **${vsNginx.toFixed(2)}×** nginx's throughput: the goal (at least 0.9× nginx) is ` +
+          (vsNginx >= 0.9 ? "**met** in this run." : "**missed** in this run."),
       );
     }
     return lines.join(" ");

@@ -5,6 +5,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
+import type { EdgeDriver } from "../platform/edge/types.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import type { WebProcess } from "./builders/types.ts";
@@ -54,6 +55,8 @@ const UNFINISHED = ["QUEUED", "BUILDING", "STARTING"] as const;
 
 export class HostingEngine {
   readonly routes = new MemoryRouteTable();
+  /** The edge in front (EDGE=caddy), once the server listens; null: the in-process router serves the apps. */
+  edge: EdgeDriver | null = null;
   readonly logs: LogStore;
   readonly paths: HostingPaths;
   private readonly state: HostingState;
@@ -120,8 +123,9 @@ export class HostingEngine {
   }
 
   /** A new app answers with its "never deployed" page. */
-  registerApp(app: { slug: string }): void {
+  registerApp(app: { slug: string }): Promise<void> {
     this.routes.unavailable(app.slug, "CREATED");
+    return this.routes.flush();
   }
 
   /** A line in a new deployment's build log, before it is queued (what was received). */
@@ -209,6 +213,7 @@ export class HostingEngine {
     this.supervisors.delete(app.id);
     this.redactors.delete(app.id);
     this.routes.remove(app.slug);
+    await this.routes.flush();
     await this.deps.driver.removeApp(app.id);
     await fs.rm(this.paths.app(app.id), { recursive: true, force: true });
   }

@@ -1,7 +1,18 @@
 // The engine's answer to "where does <slug>.<APPS_DOMAIN> go?", kept in memory so the router never waits
 // on the database: a live instance, a static release, or the app's status when nothing can answer. Custom
 // domains are kept here too, written only by the domains service (the one source an edge driver reads as well).
+// With an edge (EDGE=caddy), every change is pushed to it as a whole snapshot; `flush()` resolves once the edge
+// has every change made so far, so a switch, a stop or a domain change reaches it before the API answers.
 import type { DomainTarget, RouteTable, RouteTarget } from "./router/types.ts";
+
+/** Everything the table holds, for an edge to build its whole configuration from. */
+export interface RouteSnapshot {
+  apps: Array<[slug: string, target: RouteTarget]>;
+  domains: Array<[hostname: string, target: DomainTarget]>;
+}
+
+/** Applies a whole snapshot to the edge; rejects when the edge did not take it. */
+export type EdgeSync = (snapshot: RouteSnapshot) => Promise<void>;
 
 type Unavailable = Extract<RouteTarget, { kind: "unavailable" }>["status"];
 
@@ -10,6 +21,84 @@ export class MemoryRouteTable implements RouteTable {
   private readonly domains = new Map<string, DomainTarget>();
   /** Pending domains by challenge token (the platform's own hosts answer challenges too). */
   private readonly pending = new Map<string, string>();
+  private edge: { sync: EdgeSync; onError(error: unknown): void } | null = null;
+  /** Bumped by every change; `synced`: the newest generation the edge has. */
+  private generation = 0;
+  private synced = 0;
+  private syncing: Promise<void> | null = null;
+  private flushQueued = false;
+
+  /** From now on every change is pushed to the edge (a first push of everything starts now). */
+  attachEdge(sync: EdgeSync, onError: (error: unknown) => void): Promise<void> {
+    this.edge = { sync, onError };
+    this.synced = -1;
+    return this.flush();
+  }
+
+  detachEdge(): void {
+    this.edge = null;
+  }
+
+  snapshot(): RouteSnapshot {
+    return { apps: [...this.targets], domains: [...this.domains] };
+  }
+
+  /**
+   * Resolves once the edge has every change made before the call (at once without an edge). Pushes are whole
+   * snapshots, one at a time: changes made during a push go out together in the next. A failed push is
+   * reported to onError, never thrown (the caller's change is in the database; the next flush retries).
+   */
+  async flush(): Promise<void> {
+    const wanted = this.generation;
+    while (this.edge && this.synced < wanted) {
+      if (this.syncing) {
+        await this.syncing;
+        continue;
+      }
+      const edge = this.edge;
+      const generation = this.generation;
+      let failed = false;
+      this.syncing = edge
+        .sync(this.snapshot())
+        .then(
+          () => {
+            this.synced = Math.max(this.synced, generation);
+          },
+          (error: unknown) => {
+            failed = true;
+            edge.onError(error);
+          },
+        )
+        .finally(() => {
+          this.syncing = null;
+        });
+      await this.syncing;
+      if (failed) return;
+    }
+  }
+
+  /** Pushes everything again (the edge lost its configuration); resolves like flush(). */
+  resync(): Promise<void> {
+    this.generation += 1;
+    return this.flush();
+  }
+
+  /** Whether the edge has every change so far (false while a push is due, or after a failed one). */
+  get inSync(): boolean {
+    return this.edge !== null && this.synced >= this.generation;
+  }
+
+  private changed(): void {
+    this.generation += 1;
+    // After the current synchronous batch (setDomains, setDomain's remove-then-set): never half of it.
+    if (this.edge && !this.flushQueued) {
+      this.flushQueued = true;
+      queueMicrotask(() => {
+        this.flushQueued = false;
+        void this.flush();
+      });
+    }
+  }
 
   lookup(slug: string): RouteTarget {
     return this.targets.get(slug) ?? { kind: "unknown" };
@@ -17,15 +106,18 @@ export class MemoryRouteTable implements RouteTable {
 
   serve(slug: string, target: Extract<RouteTarget, { kind: "proxy" | "static" }>): void {
     this.targets.set(slug, target);
+    this.changed();
   }
 
   unavailable(slug: string, status: Unavailable): void {
     this.targets.set(slug, { kind: "unavailable", slug, status });
+    this.changed();
   }
 
   /** The app is gone: its target and its custom domains. */
   remove(slug: string): void {
     this.targets.delete(slug);
+    this.changed();
     for (const [hostname, target] of this.domains) if (target.slug === slug) this.removeDomain(hostname);
   }
 
@@ -43,17 +135,20 @@ export class MemoryRouteTable implements RouteTable {
     this.domains.clear();
     this.pending.clear();
     for (const [hostname, target] of domains) this.setDomain(hostname, target);
+    this.changed();
   }
 
   setDomain(hostname: string, target: DomainTarget): void {
     this.removeDomain(hostname);
     this.domains.set(hostname, target);
     if (!target.verified) this.pending.set(target.token, hostname);
+    this.changed();
   }
 
   removeDomain(hostname: string): void {
     const old = this.domains.get(hostname);
     if (old && !old.verified) this.pending.delete(old.token);
     this.domains.delete(hostname);
+    this.changed();
   }
 }

@@ -156,6 +156,11 @@ export class AppSupervisor {
     return previous;
   }
 
+  /** Resolves once the edge (EDGE=caddy) routes as the table says: after a switch, before the old instance retires. */
+  routesSettled(): Promise<void> {
+    return this.deps.routes.flush();
+  }
+
   /** Lets a replaced instance finish what it is serving, then stops it. */
   async retire(previous: Candidate | null): Promise<void> {
     if (!previous?.instance) return;
@@ -182,6 +187,7 @@ export class AppSupervisor {
     // A stop, a deploy's switch or a newer relaunch came meanwhile: they decide what serves, not this one.
     if (this.epoch !== epoch || this.relaunches !== launch) return this.discard(candidate);
     const previous = this.promote(candidate);
+    await this.deps.routes.flush();
     await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
     await this.retire(previous);
   }
@@ -195,6 +201,8 @@ export class AppSupervisor {
     this.crashed = running?.release ?? this.crashed;
     this.current = null;
     this.deps.routes.unavailable(this.app.slug, status);
+    // The edge stops sending requests before the instance stops.
+    await this.deps.routes.flush();
     await running?.instance?.stop(this.deps.stopGraceMs);
   }
 

@@ -106,7 +106,7 @@ export function createAppService(deps: { db: Db; config: Config; engine: Hosting
             autoDeploy: input.autoDeploy ?? false,
           },
         });
-        engine.registerApp(app);
+        await engine.registerApp(app);
         return app;
       } catch (error) {
         if (uniqueViolation(error)) throw new ConflictError("This slug is taken. Choose another.", { slug: "This slug is taken. Choose another." });

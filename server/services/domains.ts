@@ -35,7 +35,7 @@ export interface DomainView {
   hostname: string;
   verified: boolean;
   verifiedAt: Date | null;
-  /** "none": the in-process router serves HTTP only; the HTTPS edge fills this in. */
+  /** "none": the in-process router serves HTTP only; with EDGE=caddy, who manages the certificate once routed. */
   certificate: string;
   /** What to create at the DNS provider so the hostname reaches the app. */
   dnsRecord: DnsRecord;
@@ -51,7 +51,8 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
   const publicUrl = new URL(config.publicUrl);
   const rules = { platformHostname: publicUrl.hostname, appsDomain: config.appsDomain };
   const challenge: ChallengeOptions = {
-    port: publicUrl.protocol === "http:" && publicUrl.port ? Number(publicUrl.port) : 80,
+    // The domain's HTTP traffic reaches the edge's HTTP port (EDGE=caddy), else the platform's own.
+    port: config.edge ? config.edge.httpPort : publicUrl.protocol === "http:" && publicUrl.port ? Number(publicUrl.port) : 80,
     resolve: config.domains.resolve,
     dnsServers: config.domains.dnsServers,
   };
@@ -63,7 +64,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
     hostname: row.hostname,
     verified: row.verifiedAt !== null,
     verifiedAt: row.verifiedAt,
-    certificate: "none",
+    certificate: engine.edge?.certificate(row.hostname, row.verifiedAt !== null) ?? "none",
     dnsRecord: { type: "CNAME", name: row.hostname, value: `${slug}.${config.appsDomain}` },
     txtRecord: row.verifiedAt ? null : { type: "TXT", name: `_slipway-challenge.${row.hostname}`, value: row.token },
     challengeUrl: row.verifiedAt ? null : `http://${row.hostname}${challenge.port === 80 ? "" : `:${challenge.port}`}${CHALLENGE_PREFIX}${row.token}`,
@@ -127,7 +128,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
         verified += 1;
       }
     }
-    if (verified) await announce();
+    if (verified) await Promise.all([engine.routes.flush(), announce()]);
   }
 
   return {
@@ -190,6 +191,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
         row = await create();
       }
       route(row, app.slug);
+      await engine.routes.flush();
       await announce();
       await audit.by(by, "domain.add", { type: "app", id: app.id }, { slug: app.slug, hostname: row.hostname });
       return view(row, app.slug);
@@ -206,6 +208,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
         );
       }
       route(result.row, found.slug);
+      await engine.routes.flush();
       await announce();
       await audit.by(by, "domain.verify", { type: "app", id: found.row.appId }, { slug: found.slug, hostname: found.row.hostname });
       return view(result.row, found.slug);
@@ -216,6 +219,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
       await db.domain.deleteMany({ where: { id: row.id } });
       writes += 1;
       engine.routes.removeDomain(row.hostname);
+      await engine.routes.flush();
       await announce();
       await audit.by(by, "domain.remove", { type: "app", id: row.appId }, { slug: appSlug, hostname: row.hostname });
       return true;

@@ -115,7 +115,7 @@ export function createGitHubWebhookService(deps: {
       const app = await db.app.create({
         data: { slug, ownerId: parent.ownerId, previewOfId: parent.id, name: `${parent.name} #${number}`, repo: parent.repo, branch: parent.branch },
       });
-      engine.registerApp(app);
+      await engine.registerApp(app);
       return app;
     } catch (error) {
       if (uniqueViolation(error)) return db.app.findUnique({ where: { slug } });

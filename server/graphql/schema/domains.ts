@@ -18,7 +18,10 @@ export const Domain = builder.objectRef<DomainView>("Domain").implement({
     hostname: t.exposeString("hostname"),
     verified: t.exposeBoolean("verified", { description: "Control of the hostname is proven: requests for it reach the app" }),
     verifiedAt: t.expose("verifiedAt", { type: "DateTime", nullable: true }),
-    certificate: t.exposeString("certificate", { description: '"none": the in-process router serves HTTP only (an HTTPS edge fills this in)' }),
+    certificate: t.exposeString("certificate", {
+      description:
+        '"none": served over HTTP only (the in-process router, or not verified yet). With EDGE=caddy: "pending: …" until Caddy serves a certificate for the hostname, then "issued by <issuer>, valid until <UTC time>"',
+    }),
     dnsRecord: t.expose("dnsRecord", { type: DnsRecord, description: "Point the hostname at the app: a CNAME to <slug>.<APPS_DOMAIN> (an apex domain: an A record to the server's address)" }),
     txtRecord: t.expose("txtRecord", { type: DnsRecord, nullable: true, description: "While pending: a TXT record that proves control (alternative to the HTTP challenge)" }),
     challengeUrl: t.exposeString("challengeUrl", { nullable: true, description: "While pending: the address fetched through the hostname; it must answer the token" }),

@@ -6,5 +6,6 @@ export const switchRoute: Step = {
   async run(ctx) {
     ctx.signal.throwIfAborted();
     ctx.replaced = ctx.supervisor.promote(ctx.candidate!);
+    await ctx.supervisor.routesSettled();
   },
 };

@@ -1,0 +1,209 @@
+// The Caddy edge (EDGE=caddy). Slipway connects to a Caddy that is already running (the Debian package's
+// service, or any `caddy run`) and drives it only through its admin API on a loopback address or a unix socket:
+// every change of the route table loads the whole JSON configuration at once (POST /load, atomic in Caddy, no
+// reload gap; an identical configuration is a no-op there). Caddy then obtains and renews the certificates of
+// every host it routes (ACME, or its local CA with EDGE_TLS=internal).
+//
+// HTTPS server: one route per app host and verified custom domain. A running app is proxied straight to its
+// instance (the address the in-process router uses); static sites, stopped, crashed or never deployed apps go to
+// Slipway, which answers them exactly as it does in-process (same status pages), as do the platform's own host
+// and anything else. Custom domains get HSTS. An app's Set-Cookie loses any Domain attribute (host-only, so no
+// cookie reaches a sibling app or the platform: the in-process router drops such cookies instead).
+// HTTP server: domain ownership challenges and unknown hosts go to Slipway (404 page, pending domains), every
+// host Caddy has a certificate for is redirected to HTTPS; ACME HTTP challenges are answered by Caddy itself.
+// A custom domain's certificate state is what Caddy's HTTPS port offers for it (a TLS handshake with its name):
+// "pending: …" until a certificate valid for the name is served, then its issuer and expiry.
+import http from "node:http";
+import tls from "node:tls";
+import type { CaddyAdmin, Config } from "../../config.ts";
+import type { RouteSnapshot } from "../../hosting/routes.ts";
+import type { EdgeDriver, EdgeOptions } from "./types.ts";
+
+type CaddyConfig = NonNullable<Config["edge"]>;
+type Json = Record<string, unknown>;
+
+const HSTS = { handler: "headers", response: { set: { "Strict-Transport-Security": ["max-age=31536000"] } } };
+const SERVER = "slipway";
+/** Names Slipway's server in Caddy's configuration: its absence means Caddy lost it (restarted, or replaced). */
+const EDGE_ID = "slipway-edge";
+
+/** Caddy's form of the admin address, kept in the loaded configuration so the admin endpoint stays where it is. */
+export function adminListen(admin: CaddyAdmin): string {
+  if ("socketPath" in admin) return `unix/${admin.socketPath}`;
+  return admin.host.includes(":") ? `[${admin.host}]:${admin.port}` : `${admin.host}:${admin.port}`;
+}
+
+/** The whole Caddy configuration for a route table snapshot. */
+export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options: EdgeOptions): Json {
+  const slipway = { handler: "reverse_proxy", upstreams: [{ dial: dial(options.slipway) }] };
+  const domainsOf = new Map<string, string[]>();
+  for (const [hostname, target] of snapshot.domains) {
+    if (target.verified) domainsOf.set(target.slug, [...(domainsOf.get(target.slug) ?? []), hostname]);
+  }
+  // The platform's host first: it is never an app's, even when shaped like one (as in-process).
+  const routes: Json[] = [{ match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true }];
+  const hosts: string[] = [options.platformHostname];
+  for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
+    const handler = target.kind === "proxy" ? appHandler(target) : slipway;
+    const own = `${slug}.${options.appsDomain}`;
+    routes.push({ match: [{ host: [own] }], handle: [handler], terminal: true });
+    hosts.push(own);
+    const custom = (domainsOf.get(slug) ?? []).sort();
+    if (custom.length) {
+      routes.push({ match: [{ host: custom }], handle: [HSTS, handler], terminal: true });
+      hosts.push(...custom);
+    }
+  }
+  routes.push({ handle: [slipway] });
+
+  const httpsPort = edge.httpsPort === 443 ? "" : `:${edge.httpsPort}`;
+  const httpRoutes: Json[] = [
+    { match: [{ path: ["/.well-known/slipway-challenge/*"] }], handle: [slipway], terminal: true },
+    {
+      match: [{ host: hosts }],
+      handle: [{ handler: "static_response", status_code: 308, headers: { Location: [`https://{http.request.host}${httpsPort}{http.request.uri}`] } }],
+      terminal: true,
+    },
+    { handle: [slipway] },
+  ];
+
+  return {
+    admin: { listen: adminListen(edge.admin) },
+    apps: {
+      http: {
+        http_port: edge.httpPort,
+        https_port: edge.httpsPort,
+        servers: {
+          [SERVER]: { "@id": EDGE_ID, listen: [`:${edge.httpsPort}`], routes, automatic_https: { disable_redirects: true } },
+          [`${SERVER}_http`]: { listen: [`:${edge.httpPort}`], routes: httpRoutes },
+        },
+      },
+      tls: edge.tls === "internal" ? { automation: { policies: [{ issuers: [{ module: "internal" }] }] } } : {},
+      // The local CA (EDGE_TLS=internal) is never installed into this machine's trust store.
+      pki: { certificate_authorities: { local: { install_trust: false } } },
+    },
+  };
+}
+
+/** A running app's handler: straight to its instance, its cookies host-only. */
+export function appHandler(target: { host: string; port: number }): Json {
+  return {
+    handler: "reverse_proxy",
+    upstreams: [{ dial: dial(target) }],
+    headers: { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } },
+  };
+}
+
+function dial(target: { host: string; port: number }): string {
+  return target.host.includes(":") ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;
+}
+
+/** A request to Caddy's admin API; the body parsed when JSON. */
+export function adminRequest(admin: CaddyAdmin, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: string }> {
+  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  // Caddy checks the Host header of admin requests against its listen address: empty for a unix socket.
+  const hostHeader = "socketPath" in admin ? "" : adminListen(admin);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        ...("socketPath" in admin ? { socketPath: admin.socketPath } : { host: admin.host, port: admin.port }),
+        method,
+        path: pathname,
+        // A fresh connection each time: Caddy restarts its admin endpoint when it loads a configuration.
+        agent: false,
+        // An empty Host must be sent as such (Node would put "localhost" in its place).
+        setHost: false,
+        headers: { host: hostHeader, ...(payload ? { "content-type": "application/json", "content-length": payload.length } : {}) },
+        timeout: 30_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
+    req.on("timeout", () => req.destroy(new Error("Caddy's admin API did not answer within 30 s")));
+    req.on("error", reject);
+    req.end(payload);
+  });
+}
+
+/** The certificate Caddy offers for `hostname` on its HTTPS port (a TLS handshake with that SNI), or null. */
+export function probeCertificate(port: number, hostname: string, timeoutMs = 5_000): Promise<{ issuer: string; validTo: Date } | null> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({ host: "127.0.0.1", port, servername: hostname, rejectUnauthorized: false, timeout: timeoutMs });
+    const done = (value: { issuer: string; validTo: Date } | null) => {
+      socket.destroy();
+      resolve(value);
+    };
+    socket.once("secureConnect", () => {
+      const cert = socket.getPeerCertificate();
+      const matches = cert?.subject && tls.checkServerIdentity(hostname, cert) === undefined;
+      done(matches ? { issuer: String(cert.issuer?.O ?? cert.issuer?.CN ?? "unknown issuer"), validTo: new Date(cert.valid_to) } : null);
+    });
+    socket.once("timeout", () => done(null));
+    socket.once("error", () => done(null));
+  });
+}
+
+const PROBE_EVERY_MS = 2_000;
+/** ACME orders can take minutes; a certificate known for this long is checked again (renewals). */
+const PROBE_FOR_MS = 10 * 60_000;
+const RECHECK_AFTER_MS = 60 * 60_000;
+
+export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDriver {
+  /** Custom domains in the configuration Caddy last took. */
+  let served = new Set<string>();
+  /** What Caddy's HTTPS port offers for each served custom domain (a TLS handshake tells). */
+  const certificates = new Map<string, { label: string; checkedAt: number }>();
+  const probing = new Set<string>();
+
+  async function probe(hostname: string): Promise<void> {
+    if (probing.has(hostname)) return;
+    probing.add(hostname);
+    try {
+      const until = Date.now() + PROBE_FOR_MS;
+      while (served.has(hostname) && Date.now() < until) {
+        const cert = await probeCertificate(edge.httpsPort, hostname);
+        if (cert) {
+          certificates.set(hostname, { label: `issued by ${cert.issuer}, valid until ${cert.validTo.toISOString().slice(0, 16)}Z`, checkedAt: Date.now() });
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, PROBE_EVERY_MS).unref());
+      }
+    } finally {
+      probing.delete(hostname);
+    }
+  }
+
+  return {
+    name: "caddy",
+    async apply(snapshot) {
+      const config = caddyConfig(snapshot, edge, options);
+      let res;
+      try {
+        res = await adminRequest(edge.admin, "POST", "/load", config);
+      } catch (error) {
+        throw new Error(`Caddy's admin API at ${adminListen(edge.admin)} is unreachable (${(error as Error).message}): is Caddy running?`, { cause: error });
+      }
+      if (res.status !== 200) throw new Error(`Caddy refused the configuration (${res.status}): ${res.body.slice(0, 500)}`);
+      served = new Set(snapshot.domains.filter(([, target]) => target.verified).map(([hostname]) => hostname));
+      for (const hostname of certificates.keys()) if (!served.has(hostname)) certificates.delete(hostname);
+      for (const hostname of served) if (!certificates.has(hostname)) void probe(hostname);
+    },
+    async holdsConfig() {
+      const res = await adminRequest(edge.admin, "GET", `/id/${EDGE_ID}/listen`).catch(() => null);
+      return res?.status === 200;
+    },
+    certificate(hostname, verified) {
+      if (!verified || !served.has(hostname)) return "none";
+      const known = certificates.get(hostname);
+      if (known && Date.now() - known.checkedAt > RECHECK_AFTER_MS) {
+        certificates.delete(hostname);
+        void probe(hostname);
+      }
+      return known?.label ?? (edge.tls === "internal" ? "pending: Caddy is issuing it from its local CA" : "pending: Caddy is obtaining it over ACME");
+    },
+  };
+}

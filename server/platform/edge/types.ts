@@ -1,0 +1,22 @@
+// An edge: a reverse proxy in front of Slipway and the apps (EDGE=caddy) that serves every app host, custom
+// domain and the platform's own host over HTTPS. It is configured from the engine's route table, whole.
+import type { RouteSnapshot } from "../../hosting/routes.ts";
+
+export interface EdgeDriver {
+  readonly name: string;
+  /** Configures the edge to route exactly as the snapshot says (atomic: no request sees half of it). */
+  apply(snapshot: RouteSnapshot): Promise<void>;
+  /** False when the edge no longer has Slipway's configuration (restarted without it) or does not answer. */
+  holdsConfig(): Promise<boolean>;
+  /** A custom domain's certificate as the API shows it ("none" when the edge does not serve it over HTTPS). */
+  certificate(hostname: string, verified: boolean): string;
+}
+
+/** Where the edge sends what Slipway answers itself (its own host, status pages, static sites, challenges). */
+export interface EdgeOptions {
+  appsDomain: string;
+  /** PUBLIC_URL's hostname: routed to Slipway. */
+  platformHostname: string;
+  /** Slipway's own listening address, as the edge dials it. */
+  slipway: { host: string; port: number };
+}
