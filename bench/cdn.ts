@@ -124,7 +124,7 @@ const [root, port] = process.argv.slice(1);
 http.createServer((req, res) => {
   const file = path.join(root, path.basename(decodeURIComponent(req.url)));
   fs.stat(file, (error, stats) => {
-    if (error) { res.statusCode = 404; return res.end(); }
+    if (error || !stats.isFile()) { res.statusCode = 404; return res.end(); }
     res.writeHead(200, { "content-type": "application/octet-stream", "content-length": stats.size });
     fs.createReadStream(file).pipe(res);
   });
