@@ -9,6 +9,7 @@ import { migrate } from "./db/migrate.ts";
 import { schema } from "./graphql/schema/index.ts";
 import { registerGraphQL } from "./graphql/server.ts";
 import { createRouter, type RouteTable } from "./hosting/router/index.ts";
+import { cdnRoutes } from "./http/cdn.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { backupDownloadRoutes } from "./http/backup-download.ts";
@@ -89,6 +90,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(githubWebhookRoutes, { platform });
   await app.register(backupDownloadRoutes, { platform });
   await app.register(domainChallengeRoute, { platform });
+  await app.register(cdnRoutes, { platform });
   await app.register(async (scope) => graphiqlAssetRoutes(scope));
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
@@ -103,6 +105,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       // apps come back in the background (their page says deploying until they answer).
       await platform.engine.boot();
       await platform.services.domains.start();
+      // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
+      if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       return typeof address === "object" && address ? `http://127.0.0.1:${address.port}` : config.publicUrl;

@@ -174,9 +174,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const databaseUrl = e.DATABASE_URL ?? `file:${path.join(dataDir, "slipway.db")}`;
-  const s3Vars = [e.S3_ENDPOINT, e.S3_BUCKET, e.S3_ACCESS_KEY_ID, e.S3_SECRET_ACCESS_KEY];
-  if (s3Vars.some(Boolean) && !s3Vars.every(Boolean)) {
-    throw new ConfigError("Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together");
+  const s3Vars = { S3_ENDPOINT: e.S3_ENDPOINT, S3_BUCKET: e.S3_BUCKET, S3_ACCESS_KEY_ID: e.S3_ACCESS_KEY_ID, S3_SECRET_ACCESS_KEY: e.S3_SECRET_ACCESS_KEY };
+  const s3Missing = Object.entries(s3Vars).filter(([, v]) => !v).map(([name]) => name);
+  if (s3Missing.length > 0 && s3Missing.length < 4) {
+    throw new ConfigError(
+      `Invalid configuration: S3_ENDPOINT, S3_BUCKET, S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together (missing: ${s3Missing.join(", ")}); ` +
+        "set them all for S3 storage, or none for local disk",
+    );
   }
   return {
     production: e.NODE_ENV === "production",

@@ -63,7 +63,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
-  const storage = createStorage(config);
+  const storage = await createStorage(config);
   const databases = await createProvisioners(config, {
     pathOf: (appId, file) => engine.appDataPath(appId, file),
     appEndpoint: (server) => engine.appEndpoint(server),

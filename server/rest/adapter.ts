@@ -53,7 +53,7 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
           throw new UnsupportedMediaTypeError("Send the body as JSON with Content-Type: application/json.");
         }
         const parts = { params: request.params as Record<string, string>, query: request.query as Record<string, string>, body: request.body };
-        const uploadId = route.upload ? await stageUpload(request, platform) : undefined;
+        const uploadId = route.upload ? await receiveUpload(request, platform, route.stream ?? false) : undefined;
         const variableValues = {
           ...(route.variables ? route.variables(parts) : parts.params),
           ...(route.input ? { [route.input]: request.body ?? null } : {}),
@@ -64,6 +64,12 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
           result = await run(variableValues, contextFor(platform, request, reply));
         } finally {
           if (uploadId) await platform.services.uploads.discard(uploadId);
+          // A streamed upload refused before its end (quota, size): the rest of the body is not read, and the
+          // connection closes after the answer, so the client stops sending.
+          if (route.stream && !request.raw.complete) {
+            reply.header("Connection", "close");
+            request.raw.resume();
+          }
         }
         if (result.errors?.length) throw fromGraphQLError(result.errors[0]);
         const value = Object.values(result.data ?? {})[0];
@@ -79,16 +85,29 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
 /** Room for the multipart framing around the file itself. */
 const MULTIPART_OVERHEAD = 64 * 1024;
 
-/** Streams the request's `file` part to disk, within the caller's maxUploadBytes, and answers its staged id. */
-async function stageUpload(request: FastifyRequest, platform: Platform): Promise<string> {
+/**
+ * The request's `file` part, within the caller's maxUploadBytes: streamed to disk (staged), or offered live to
+ * the operation (`stream`); answers the upload's id.
+ */
+async function receiveUpload(request: FastifyRequest, platform: Platform, stream: boolean): Promise<string> {
   const viewer = request.auth?.viewer;
   if (!viewer) throw request.auth?.error ?? new UnauthenticatedError();
-  if (!request.isMultipart()) throw new UnsupportedMediaTypeError("Send the zip as multipart/form-data, in a part named file.");
+  const what = stream ? "file" : "zip";
+  if (!request.isMultipart()) throw new UnsupportedMediaTypeError(`Send the ${what} as multipart/form-data, in a part named file.`);
   const maxBytes = Number((await platform.services.accounts.quotaOf(viewer.user.id)).maxUploadBytes);
-  if (Number(request.headers["content-length"]) > maxBytes + MULTIPART_OVERHEAD) throw uploadTooLarge(maxBytes);
+  const declared = request.headers["content-length"] === undefined ? null : Number(request.headers["content-length"]);
+  if (declared !== null && declared > maxBytes + MULTIPART_OVERHEAD) throw uploadTooLarge(maxBytes);
   const part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10 } });
-  if (!part || part.fieldname !== "file") throw new InvalidRequestError("Send the zip in a multipart part named file.", { file: "Required." });
-  return (await platform.services.uploads.stage(viewer.user.id, part.file, maxBytes)).id;
+  if (!part || part.fieldname !== "file") throw new InvalidRequestError(`Send the ${what} in a multipart part named file.`, { file: "Required." });
+  if (!stream) return (await platform.services.uploads.stage(viewer.user.id, part.file, maxBytes)).id;
+  return platform.services.uploads.offer({
+    userId: viewer.user.id,
+    stream: part.file,
+    fileName: part.filename,
+    contentType: part.mimetype,
+    declaredBytes: Number.isSafeInteger(declared) ? declared : null,
+    maxBytes,
+  });
 }
 
 function isJson(contentType: string | undefined): boolean {

@@ -15,6 +15,7 @@ export const fragments: Record<string, string> = {
   BackupFields: `fragment BackupFields on Backup { id size trigger createdAt }`,
   DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate
     dnsRecord { type name value } txtRecord { type name value } challengeUrl createdAt }`,
+  FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
   LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId line }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,

@@ -110,6 +110,12 @@ const errorBody: JsonSchema = {
   required: ["error"],
 };
 
+const MULTIPART_FILE: JsonSchema = {
+  type: "object",
+  properties: { file: { type: "string", contentMediaType: "application/octet-stream", description: "The file, in a part named file" } },
+  required: ["file"],
+};
+
 export function buildOpenApi(schema: GraphQLSchema, compiled: CompiledRoute[], publicUrl: string) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, document } of compiled) {
@@ -131,6 +137,7 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: CompiledRoute[], p
       "x-graphql-operation": operation.name?.value,
       parameters: pathParams.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
       ...(bodyType ? { requestBody: { required: true, content: { "application/json": { schema: inputSchema(bodyType) } } } } : {}),
+      ...(route.upload ? { requestBody: { required: true, content: { "multipart/form-data": { schema: MULTIPART_FILE } } } } : {}),
       responses: {
         [status]:
           status === "204" || !rootField
@@ -143,6 +150,18 @@ export function buildOpenApi(schema: GraphQLSchema, compiled: CompiledRoute[], p
       },
     };
   }
+  // The one route that is no GraphQL operation: public content, by redirect (server/http/cdn.ts).
+  paths["/api/cdn/{id}"] ??= {};
+  paths["/api/cdn/{id}"].get = {
+    tags: ["cdn"],
+    summary: "A file's content, for anyone without signing in: 302 to it (a presigned URL on S3, the platform's content path on local disk)",
+    operationId: "FileContent",
+    parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+    responses: {
+      "302": { description: "`Location` serves the content with its type, length, strong ETag, Range support and immutable caching" },
+      "4XX": { description: "The contract's error body", content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } },
+    },
+  };
   return {
     openapi: "3.1.0",
     info: { title: "Slipway API", version: "1", description: "Every route runs a GraphQL operation of the schema served at /graphql." },

@@ -404,6 +404,23 @@ export const routes: RestRoute[] = [
     status: 201,
   },
   {
+    method: "GET",
+    path: "/api/cdn",
+    tag: "cdn",
+    summary: "Your CDN files, newest first (the first 100)",
+    document: `query Files { files(first: 100) { ...FileFields } }`,
+  },
+  {
+    method: "POST",
+    path: "/api/cdn",
+    tag: "cdn",
+    summary: "Upload a file (multipart/form-data, part `file`), streamed into storage; 413 past cdnBytes or maxUploadBytes",
+    document: `mutation UploadFile($upload: ID!) { uploadFile(upload: $upload) { ... on File { ...FileFields } ...ErrorFields } }`,
+    upload: "upload",
+    stream: true,
+    status: 201,
+  },
+  {
     method: "DELETE",
     path: "/api/resources/:id",
     tag: "databases",
@@ -448,6 +465,14 @@ export const routes: RestRoute[] = [
     tag: "domains",
     summary: "Stop routing the hostname to the app and release it",
     document: `mutation RemoveDomain($slug: String!, $hostname: String!) { removeDomain(slug: $slug, hostname: $hostname) }`,
+    status: 204,
+  },
+  {
+    method: "DELETE",
+    path: "/api/cdn/:id",
+    tag: "cdn",
+    summary: "Delete one of your files; its bytes are free at once",
+    document: `mutation DeleteFile($id: ID!) { deleteFile(id: $id) }`,
     status: 204,
   },
 ];

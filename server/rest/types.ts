@@ -23,6 +23,11 @@ export interface RestRoute {
    * and this variable receives the staged upload's id.
    */
   upload?: string;
+  /**
+   * With `upload`: the part is not staged to disk but handed to the operation as a live stream (its id names it
+   * in the upload service), for the operation to pipe straight into storage (the CDN).
+   */
+  stream?: boolean;
   /** Success status: 200 by default; 204 sends no body. */
   status?: 200 | 201 | 202 | 204;
 }

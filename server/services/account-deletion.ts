@@ -9,19 +9,19 @@
 // - audit entries stay: they keep the actor's name as text (the entry recording the deletion included).
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError } from "../errors.ts";
-import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AppService } from "./apps.ts";
 import type { Acting, AuditService } from "./audit.ts";
+import type { CdnService } from "./cdn.ts";
 
 export function createAccountDeletionService(deps: {
   db: Db;
   apps: AppService;
   accounts: AccountService;
-  storage: ObjectStorage;
+  cdn: CdnService;
   audit: AuditService;
 }) {
-  const { db, apps, accounts, storage, audit } = deps;
+  const { db, apps, accounts, cdn, audit } = deps;
 
   async function isLastAdmin(user: { id: string; role: string }) {
     if (user.role !== "ADMIN") return false;
@@ -43,8 +43,7 @@ export function createAccountDeletionService(deps: {
       for (const app of owned) await apps.remove(by, app.slug);
       // Previews of other users' apps cannot be owned by this user, but a leftover one is removed all the same.
       for (const app of await db.app.findMany({ where: { ownerId: user.id }, select: { slug: true } })) await apps.remove(by, app.slug);
-      const files = await db.file.findMany({ where: { ownerId: user.id }, select: { storageKey: true } });
-      for (const file of files) await storage.delete(file.storageKey);
+      await cdn.deleteAllOf(user.id);
       // Through the token model first, so cached Bearer lookups of these tokens are cleared at once.
       await db.oAuthToken.deleteMany({ where: { OR: [{ userId: user.id }, { client: { ownerId: user.id } }] } });
       await db.user.delete({ where: { id: user.id } });

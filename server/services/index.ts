@@ -22,6 +22,7 @@ import { createOAuthGrantService } from "./oauth-grants.ts";
 import { createPasswordResetService } from "./password-reset.ts";
 import { createSessionService } from "./sessions.ts";
 import { createUploadService } from "./uploads.ts";
+import { createCdnService } from "./cdn.ts";
 import { createAuditService } from "./audit.ts";
 import { createAccountDeletionService } from "./account-deletion.ts";
 import { createAccountSettingsService } from "./account-settings.ts";
@@ -67,6 +68,7 @@ export function createServices(deps: ServiceDeps) {
   const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger });
+  const cdn = createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
   const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit, removeDatabases: (app) => resources.removeAllOf(app) });
   return {
@@ -78,7 +80,7 @@ export function createServices(deps: ServiceDeps) {
     adminStats: createAdminStatsService(db),
     sessions,
     accountSettings: createAccountSettingsService({ db, accounts, sessions, throttle, verification, audit, mailer: deps.mailer, logger: deps.logger }),
-    accountDeletion: createAccountDeletionService({ db, apps, accounts, storage: deps.storage, audit }),
+    accountDeletion: createAccountDeletionService({ db, apps, accounts, cdn, audit }),
     githubWebhooks,
     accountTokens,
     verification,
@@ -90,6 +92,7 @@ export function createServices(deps: ServiceDeps) {
     deployments,
     logs: createLogService({ apps, deployments, engine }),
     uploads,
+    cdn,
     oauthClients: createOAuthClientService(deps.db, deps.tokens, deps.cache, audit),
     oauthGrants: createOAuthGrantService(deps.db, deps.tokens, audit),
     oauthDeviceCodes: createOAuthDeviceCodeService(deps),

@@ -1,6 +1,10 @@
-// Zips on their way from an HTTP upload to a deployment. The REST adapter streams the upload to disk here
-// (never whole in memory, cut off past the uploader's maxUploadBytes) and hands the operation an id; the
-// deploy mutation claims it. Only the uploader can claim it, and an unclaimed upload is deleted with its request.
+// Uploads on their way from an HTTP request to the operation that uses them. The REST adapter hands the
+// operation an id, and the operation claims the upload by it; only the uploader can, and an unclaimed upload
+// is dropped with its request. Two kinds:
+// - staged (a zip deploy): streamed to disk here first (never whole in memory, cut off past the uploader's
+//   maxUploadBytes), since the build reads it as a file;
+// - streamed (a CDN file): the request's live part stream, claimed and piped straight into object storage,
+//   so the bytes are written once, where they stay.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -15,8 +19,21 @@ interface Staged {
   size: number;
 }
 
+/** A request's file part, not read yet: whoever takes it must consume it. */
+export interface StreamedUpload {
+  userId: string;
+  stream: Readable;
+  fileName: string;
+  /** As the client declared it (the part's Content-Type). */
+  contentType: string;
+  /** The request's Content-Length: an upper bound on the file's size, when the client sent one. */
+  declaredBytes: number | null;
+  maxBytes: number;
+}
+
 export function createUploadService(dir: string) {
   const staged = new Map<string, Staged>();
+  const streamed = new Map<string, StreamedUpload>();
 
   return {
     /** Streams `source` to disk; PayloadTooLargeError (and nothing kept) past maxBytes. */
@@ -60,8 +77,29 @@ export function createUploadService(dir: string) {
       }
     },
 
-    /** Deletes an upload its request did not claim. */
+    /** Registers a request's live file part under a new id, for the operation to take. */
+    offer(upload: StreamedUpload): string {
+      const id = randomUUID();
+      streamed.set(id, upload);
+      return id;
+    },
+
+    /** The live upload `id` (only its uploader may take it); the caller must consume or drop its stream. */
+    take(userId: string, id: string): StreamedUpload {
+      const upload = streamed.get(id);
+      if (!upload || upload.userId !== userId) throw new NotFoundError("No upload with this id: send the file with POST /api/cdn (multipart part file).");
+      streamed.delete(id);
+      return upload;
+    },
+
+    /** Deletes an upload its request did not claim (a streamed one is drained, so the request can be answered). */
     async discard(id: string): Promise<void> {
+      const live = streamed.get(id);
+      if (live) {
+        streamed.delete(id);
+        live.stream.resume();
+        return;
+      }
       const upload = staged.get(id);
       if (!upload) return;
       staged.delete(id);

@@ -15,5 +15,6 @@ import "./quota-requests.ts";
 import "./admin.ts";
 import "./audit.ts";
 import "./resources.ts";
+import "./cdn.ts";
 
 export const schema = builder.toSchema();

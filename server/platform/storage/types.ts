@@ -29,6 +29,14 @@ export interface PutOptions {
   onProgress?: (bytesSoFar: number) => void;
 }
 
+export interface DirectUrlOptions {
+  fileName: string;
+  contentType: string;
+  expiresInSeconds: number;
+  /** How the browser should treat it: shown (default) or saved as a file. */
+  disposition?: "inline" | "attachment";
+}
+
 export interface ObjectStorage {
   readonly kind: "local" | "s3";
   /** Streams `body` into `key`. Nothing is kept under `key` when it throws. */
@@ -43,6 +51,6 @@ export interface ObjectStorage {
    * A URL a browser can fetch the content from directly (a short-lived presigned URL on S3), or null when
    * the platform serves the bytes itself (local disk).
    */
-  directUrl(key: string, options: { fileName: string; contentType: string; expiresInSeconds: number }): Promise<string | null>;
+  directUrl(key: string, options: DirectUrlOptions): Promise<string | null>;
   close(): Promise<void>;
 }

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "CdnHold" (
+    "userId" TEXT NOT NULL PRIMARY KEY,
+    "bytes" BIGINT NOT NULL DEFAULT 0,
+    CONSTRAINT "CdnHold_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);

@@ -1,0 +1,146 @@
+// Public CDN content. `GET /api/cdn/:id` redirects (302) to the bytes: on S3 a presigned URL of short life, on
+// local disk the platform's own content path `/cdn/:id/:name`, served here with streams, a strong ETag (the
+// SHA-256), If-None-Match (304), one Range (206, 416 when unsatisfiable) and immutable caching (a file's id
+// never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
+// No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
+// (an opaque origin, no script) and nosniff, and anything but plain media is a download (attachment).
+import fs from "node:fs";
+import type { Socket } from "node:net";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { NotFoundError } from "../errors.ts";
+import type { Platform } from "../platform/index.ts";
+import { contentDisposition, LocalStorage } from "../platform/storage/index.ts";
+import type { CdnFile } from "../services/cdn.ts";
+import { parseRange } from "./range.ts";
+
+/** How long a presigned S3 URL works. */
+const PRESIGNED_SECONDS = 300;
+/** Streamed in chunks of Node's default size: larger ones measured slower (bench/RESULTS.md, section cdn). */
+const READ_CHUNK = 64 * 1024;
+/** Bodies up to this size are read whole and sent in one write. */
+const WHOLE_READ_MAX = 2 * 1024 * 1024;
+
+/** Types a browser shows without running anything; everything else is served as a download. */
+const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon)|audio\/[\w.+-]+|video\/[\w.+-]+|text\/(plain|csv)|application\/(json|pdf|octet-stream)|font\/[\w.+-]+)$/;
+
+export function dispositionOf(file: Pick<CdnFile, "contentType">): "inline" | "attachment" {
+  return INLINE.test(file.contentType) && file.contentType !== "application/pdf" ? "inline" : "attachment";
+}
+
+/** Where the local content of a file is served. */
+export function contentPath(file: Pick<CdnFile, "id" | "name">): string {
+  return `/cdn/${file.id}/${encodeURIComponent(file.name)}`;
+}
+
+export async function cdnRoutes(app: FastifyInstance, { platform }: { platform: Platform }) {
+  const { storage, services } = platform;
+
+  app.get<{ Params: { id: string } }>("/api/cdn/:id", async (request, reply) => {
+    const file = await services.cdn.publicFile(request.params.id);
+    if (!file) throw new NotFoundError("No file with this id.");
+    const direct = await storage.directUrl(file.storageKey, {
+      fileName: file.name,
+      contentType: file.contentType,
+      expiresInSeconds: PRESIGNED_SECONDS,
+      disposition: dispositionOf(file),
+    });
+    // The presigned URL changes and expires; the local path is stable, so the redirect may be cached briefly.
+    reply.header("Cache-Control", direct ? "no-store" : "public, max-age=300");
+    return reply.redirect(direct ?? contentPath(file), 302);
+  });
+
+  if (!(storage instanceof LocalStorage)) return;
+  const local = storage;
+  // A connection that was sent a streamed body is not counted idle when the server closes (Node closes only idle
+  // keep-alive connections), so it would hold the close open until its keep-alive timeout: close it ourselves.
+  const sockets = new Set<Socket>();
+  let closing = false;
+  app.addHook("preClose", (done) => {
+    closing = true;
+    for (const socket of sockets) if (!(socket as { _httpMessage?: unknown })._httpMessage) socket.destroy();
+    done();
+  });
+
+  app.get<{ Params: { id: string; name: string } }>("/cdn/:id/:name", async (request, reply) => {
+    const file = await services.cdn.publicFile(request.params.id);
+    if (!file) throw new NotFoundError("No file with this id.");
+    const socket = request.raw.socket;
+    if (!sockets.has(socket)) {
+      sockets.add(socket);
+      socket.once("close", () => sockets.delete(socket));
+    }
+    reply.raw.once("finish", () => {
+      if (closing) socket.end();
+    });
+    return serveLocal(request, reply, file, local.pathOf(file.storageKey), () => services.cdn.forget(file.id));
+  });
+}
+
+async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: CdnFile, filePath: string, gone: () => void) {
+  const size = Number(file.size);
+  const etag = `"${file.sha256}"`;
+  reply.headers({
+    ETag: etag,
+    "Cache-Control": "public, max-age=31536000, immutable",
+    "Accept-Ranges": "bytes",
+    "Content-Security-Policy": "sandbox",
+    "X-Content-Type-Options": "nosniff",
+    "Cross-Origin-Resource-Policy": "cross-origin",
+    "Content-Disposition": contentDisposition(dispositionOf(file), file.name),
+  });
+  reply.removeHeader("X-Frame-Options");
+  if (matches(request.headers["if-none-match"], etag)) return reply.status(304).send();
+
+  const range = ifRange(first(request.headers["if-range"]), etag) ? parseRange(request.headers.range, size) : null;
+  if (range === "unsatisfiable") {
+    return reply.status(416).header("Content-Range", `bytes */${size}`).header("Content-Type", "text/plain; charset=utf-8").send("Range Not Satisfiable");
+  }
+  let handle: fs.promises.FileHandle;
+  try {
+    handle = await fs.promises.open(filePath, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    gone();
+    throw new NotFoundError("No file with this id.");
+  }
+  reply.header("Content-Type", file.contentType);
+  if (range) {
+    reply.status(206).header("Content-Range", `bytes ${range.start}-${range.end}/${size}`).header("Content-Length", range.end - range.start + 1);
+  } else {
+    reply.header("Content-Length", size);
+  }
+  if (request.method === "HEAD" || size === 0) {
+    await handle.close();
+    return reply.send();
+  }
+  const length = range ? range.end - range.start + 1 : size;
+  if (length <= WHOLE_READ_MAX) {
+    // Small bodies in one read and one write: cheaper than a stream's chunks, events and backpressure.
+    try {
+      const buffer = Buffer.allocUnsafe(length);
+      const { bytesRead } = await handle.read(buffer, 0, length, range?.start ?? 0);
+      return reply.send(bytesRead === length ? buffer : buffer.subarray(0, bytesRead));
+    } finally {
+      await handle.close();
+    }
+  }
+  return reply.send(handle.createReadStream({ ...(range ?? {}), highWaterMark: READ_CHUNK }));
+}
+
+/** If-None-Match holds the ETag (weak comparison, RFC 9110 13.1.2) or `*`. */
+function matches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(",").some((tag) => {
+    const t = tag.trim();
+    return t === "*" || t.replace(/^W\//, "") === etag;
+  });
+}
+
+/** Range applies unless If-Range names another representation. */
+function ifRange(header: string | undefined, etag: string): boolean {
+  return header === undefined || header.trim() === etag;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
