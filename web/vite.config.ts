@@ -1,6 +1,6 @@
 import { sveltekit } from "@sveltejs/kit/vite";
 import { defineConfig } from "vite";
-import { graphqlDocuments } from "./build-tools/graphql-documents.ts";
+import { graphqlDocuments } from "./build-tools/graphql-documents";
 
 // `vite dev` in web/ proxies the API to a Slipway server on :3000 (npm run dev). The proxy keeps the
 // Host header, so the server's same-origin (CSRF) check accepts the dashboard's writes.
