@@ -80,8 +80,8 @@ describe("the CDN page", () => {
     await page.screenshot({ path: "/tmp/cdn-page.png", fullPage: true });
 
     // Copy the public URL and open it in a browser that is not signed in.
-    await row.getByRole("button", { name: "Copy the address of hello.txt" }).click();
-    await row.getByRole("button", { name: "Copy the address of hello.txt" }).getByText("Copied").waitFor();
+    await row.getByRole("button", { name: "Copy URL of hello.txt" }).click();
+    await row.getByRole("button", { name: "Copied of hello.txt" }).waitFor();
     const url = await page.evaluate(() => navigator.clipboard.readText());
     expect(url).toMatch(new RegExp(`^${server.url}/api/cdn/\\w+$`));
     const stranger = await (await newContext()).newPage();

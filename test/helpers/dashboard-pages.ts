@@ -74,5 +74,10 @@ export function clientFor(seed: Seeded, page: DashboardPage): Client | null {
 /** Opens the page and waits for its main heading. */
 export async function openDashboardPage(page: Page, target: DashboardPage): Promise<void> {
   await page.goto(target.path);
-  await page.getByRole("heading", { level: 1, name: target.heading }).first().waitFor();
+  try {
+    await page.getByRole("heading", { level: 1, name: target.heading }).first().waitFor();
+  } catch (error) {
+    const body = await page.locator("body").innerText().catch(() => "");
+    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body.slice(0, 300)}`, { cause: error });
+  }
 }
