@@ -96,7 +96,7 @@ describe("feedback", () => {
       const page = await context.newPage();
       await page.goto("/signup");
       await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-      await page.getByLabel(/^(Name|Username)$/).fill(name);
+      await page.getByLabel("Username", { exact: true }).fill(name);
       await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
       await page.getByRole("button", { name: "Create account" }).click();
       await page.waitForURL("**/apps");
