@@ -54,19 +54,25 @@ export function graphqlDocuments(options: { gqlDir: string }): Plugin {
     load(id) {
       if (!id.startsWith("\0" + PREFIX)) return null;
       const name = id.slice(PREFIX.length + 1);
-      sources ??= documentSources(options.gqlDir);
+      // Under vite dev, codegen may have rewritten graphql.ts since: read it again.
+      if (!sources || this.meta.watchMode) sources = documentSources(options.gqlDir);
       const document = sources.get(name);
       if (!document) this.error(`graphql-documents: graphql.ts exports no document ${name} (run npm run codegen)`);
       return `export default ${document};`;
     },
     transform(code, id) {
       const file = id.split("?")[0];
-      if (file.startsWith(path.resolve(options.gqlDir)) || !/\.(ts|js|svelte)$/.test(file)) return null;
+      if (file.includes("/node_modules/") || file.startsWith(path.resolve(options.gqlDir)) || !/\.(ts|js|svelte)$/.test(file)) return null;
       if (!code.includes("graphql(")) return null;
       exports ??= documentExports(options.gqlDir);
       const imports: string[] = [];
       const rewritten = code.replace(CALL, (call, body: string) => {
         const name = DEFINITION.exec(body)?.[1];
+        // A document new since the map was read (vite dev while codegen runs again): read it once more.
+        if (name && !exports!.has(name)) {
+          exports = documentExports(options.gqlDir);
+          sources = undefined;
+        }
         const exported = name && exports!.get(name);
         if (!exported) this.error(`graphql-documents: no generated document for ${name ?? "a graphql() call"} in ${file} (run npm run codegen)`);
         const local = `__document_${exported}`;
