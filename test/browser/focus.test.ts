@@ -1,5 +1,6 @@
 // Where the focus goes after an action, so a keyboard or screen-reader user is never dropped on <body>:
-// a failed sign-in, registering an OAuth app, "I have saved it", deleting an OAuth app or a CDN file.
+// a failed sign-in, registering an OAuth app, "I have saved it", deleting an OAuth app or a CDN file,
+// signing another session out.
 // Needs `npm run build:web`.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -68,6 +69,27 @@ describe("focus after actions", () => {
       await dialog.getByRole("button", { name: "Delete app" }).click();
       await page.getByRole("article", { name: "Focus Bot" }).waitFor({ state: "detached" });
       await expect.poll(() => focused(page)).toBe("#clients-title");
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("signing another session out puts the focus on the sessions' heading", async () => {
+    const client = new Client(server.url);
+    const account = await client.signup();
+    const other = new Client(server.url);
+    const firefox = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0";
+    const login = await other.request("POST", "/api/auth/login", { json: { email: account.email, password: account.password }, headers: { "user-agent": firefox } });
+    expect(login.status).toBe(200);
+    const context = await contextAs(browser, server, client, { viewport: { width: 1280, height: 800 } });
+    try {
+      const page = await context.newPage();
+      await page.goto("/account");
+      const sessions = page.getByRole("region", { name: "Sessions" });
+      const row = sessions.getByRole("listitem", { name: "Firefox on Linux" });
+      await row.getByRole("button", { name: "Sign out Firefox on Linux" }).click();
+      await row.waitFor({ state: "detached" });
+      await expect.poll(() => focused(page)).toBe("#sessions-title");
     } finally {
       await context.close();
     }
