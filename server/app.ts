@@ -14,6 +14,7 @@ import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { backupDownloadRoutes } from "./http/backup-download.ts";
 import { githubWebhookRoutes } from "./http/github-webhook.ts";
+import { graphiqlAssetRoutes } from "./http/graphiql.ts";
 import { registerGuard } from "./http/guard.ts";
 import { domainChallengeRoute } from "./http/domain-challenge.ts";
 import { registerHostCheck } from "./http/host.ts";
@@ -96,6 +97,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(backupDownloadRoutes, { platform });
   await app.register(domainChallengeRoute, { platform });
   await app.register(cdnRoutes, { platform });
+  await app.register(async (scope) => graphiqlAssetRoutes(scope));
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());

@@ -10,6 +10,7 @@ import { WebSocketServer } from "ws";
 import { SESSION_COOKIE, type Viewer } from "../auth/viewer.ts";
 import type { Platform } from "../platform/index.ts";
 import { contextFor } from "../http/context.ts";
+import { GRAPHIQL_CSP, renderGraphiQLPage } from "../http/graphiql.ts";
 import { isCrossSiteCookie, refuseCrossSiteSignIn } from "../http/origin.ts";
 import { countRequest } from "../http/rate-limit.ts";
 import type { Context } from "./context.ts";
@@ -73,6 +74,9 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
     // Unexpected errors are logged by maskError; the rest are the client's and not worth a log line.
     logging: false,
     landingPage: false,
+    // GraphiQL from this server's own files (http/graphiql.ts), not yoga's default page, which loads it from a CDN.
+    graphiql: { title: "Slipway GraphiQL" },
+    renderGraphiQL: renderGraphiQLPage,
     // Cross-origin access is http/cors.ts's, the same for /api; yoga's default would allow any origin with credentials.
     cors: false,
     multipart: false,
@@ -86,6 +90,9 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
       handler: async (req, reply) => {
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         response.headers.forEach((value, key) => void reply.header(key, value));
+        if (response.headers.get("content-type")?.startsWith("text/html")) {
+          reply.header("Content-Security-Policy", GRAPHIQL_CSP).header("Cache-Control", "no-cache");
+        }
         reply.status(response.status);
         // A single result is sent as one buffer; only event streams and incremental delivery are piped.
         if (response.body === null) return reply.send();

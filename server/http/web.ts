@@ -1,4 +1,8 @@
 // Serves the built dashboard (web/build) with an SPA fallback for its client-side routes.
+// Files under /_app/immutable/ have their content's hash in their name: cached for a year, never revalidated.
+// Everything else (index.html above all) is revalidated on every use, so a new build shows at once.
+// The build writes gzip and brotli copies of every text file (web/build-tools/precompress.mjs): the one the
+// browser accepts is sent as it is, with its Content-Encoding, Content-Length and `Vary: Accept-Encoding`.
 import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
@@ -8,10 +12,25 @@ import { projectRoot } from "../platform/paths.ts";
 import { isGuarded } from "./guard.ts";
 import { routePath } from "./route-path.ts";
 
+export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
+export const REVALIDATE = "no-cache";
+
 export async function registerDashboard(app: FastifyInstance) {
   const root = path.join(projectRoot, "web", "build");
+  const immutable = path.join(root, "_app", "immutable") + path.sep;
   const hasBuild = fs.existsSync(path.join(root, "index.html"));
-  if (hasBuild) await app.register(fastifyStatic, { root, wildcard: false, index: ["index.html"] });
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root,
+      wildcard: false,
+      index: ["index.html"],
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(reply, file) {
+        reply.header("Cache-Control", file.startsWith(immutable) ? IMMUTABLE_CACHE : REVALIDATE);
+      },
+    });
+  }
 
   app.setNotFoundHandler((request, reply) => {
     if (isGuarded(request) || request.method !== "GET" || !hasBuild) {

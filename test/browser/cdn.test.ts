@@ -42,7 +42,7 @@ async function signUp(context: BrowserContext): Promise<Page> {
   const name = uniqueName("cdn");
   await page.goto("/signup");
   await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Username", { exact: true }).fill(name);
   await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL("**/apps");
@@ -80,8 +80,8 @@ describe("the CDN page", () => {
     await page.screenshot({ path: "/tmp/cdn-page.png", fullPage: true });
 
     // Copy the public URL and open it in a browser that is not signed in.
-    await row.getByRole("button", { name: "Copy the address of hello.txt" }).click();
-    await row.getByRole("button", { name: "Copy the address of hello.txt" }).getByText("Copied").waitFor();
+    await row.getByRole("button", { name: "Copy URL of hello.txt" }).click();
+    await row.getByRole("button", { name: "Copied of hello.txt" }).waitFor();
     const url = await page.evaluate(() => navigator.clipboard.readText());
     expect(url).toMatch(new RegExp(`^${server.url}/api/cdn/\\w+$`));
     const stranger = await (await newContext()).newPage();

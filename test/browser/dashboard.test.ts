@@ -39,7 +39,7 @@ async function openPage(server: TestServer): Promise<Page> {
 async function fillSignup(page: Page, input: { email: string; name: string; password: string }) {
   await page.goto("/signup");
   await page.getByLabel("Email", { exact: true }).fill(input.email);
-  await page.getByLabel("Name", { exact: true }).fill(input.name);
+  await page.getByLabel("Username", { exact: true }).fill(input.name);
   await page.getByLabel("Password", { exact: true }).fill(input.password);
   await page.getByRole("button", { name: "Create account" }).click();
 }

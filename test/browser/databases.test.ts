@@ -34,7 +34,7 @@ async function signUp(): Promise<Page> {
   const name = uniqueName("dev");
   await page.goto("/signup");
   await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-  await page.getByLabel("Name", { exact: true }).fill(name);
+  await page.getByLabel("Username", { exact: true }).fill(name);
   await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL("**/apps");

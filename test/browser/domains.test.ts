@@ -36,7 +36,7 @@ describe("custom domains panel", () => {
     const name = uniqueName("dom");
     await page.goto("/signup");
     await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Username", { exact: true }).fill(name);
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Create account" }).click();
     await page.waitForURL("**/apps");

@@ -3,7 +3,7 @@ import { graphql } from "$lib/gql";
 import { graphqlClient, resetGraphqlClient } from "$lib/graphql/client";
 import { problemFrom } from "./errors";
 import { done, failed, mutate, type Outcome } from "./mutate";
-import { toast } from "./toast.svelte";
+import { clearToasts, toast } from "./toast.svelte";
 
 export type { Outcome };
 
@@ -63,6 +63,7 @@ export async function logout(): Promise<Outcome> {
   const result = await graphqlClient().mutation(LogoutMutation, {}).toPromise();
   if (!result.data?.logout) return failed(problemFrom(result.error), "Could not sign out.");
   resetGraphqlClient();
+  clearToasts();
   toast.success("You are signed out.");
   return done;
 }

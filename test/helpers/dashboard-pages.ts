@@ -1,0 +1,83 @@
+// Every page of the dashboard with something on it, for the tests that look at them all (phone widths,
+// accessibility): an account with an app, a CDN file, an OAuth client and an authorized app, an administrator,
+// and the address and heading of each page as a visitor, the user or the administrator sees it.
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { Client, uniqueName } from "./client.ts";
+import type { TestServer } from "./server.ts";
+
+export interface DashboardPage {
+  name: string;
+  path: string;
+  as: "visitor" | "user" | "admin";
+  /** The page's main heading, shown once its data is there. */
+  heading: string | RegExp;
+}
+
+export interface Seeded {
+  user: Client;
+  admin: Client;
+  appSlug: string;
+  pages: DashboardPage[];
+}
+
+async function ok(what: string, answer: Promise<{ status: number; body: unknown }>, status = 201) {
+  const res = await answer;
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as Record<string, any>;
+}
+
+export async function seedDashboard(server: TestServer): Promise<Seeded> {
+  const user = new Client(server.url);
+  await user.signup();
+  const appSlug = `phone${uniqueName("").replace(/[^a-z0-9]/g, "").slice(-20)}`;
+  await ok("create app", user.post("/api/apps", { slug: appSlug, description: "A demo app with a long description to wrap" }));
+  await ok(
+    "create OAuth client",
+    user.post("/api/oauth/clients", { name: "A client with a rather long name", redirectUris: ["https://client.example.com/a/very/long/callback/path/for/the/client"] }),
+  );
+  const form = new FormData();
+  form.append("file", new Blob(["hello"], { type: "text/plain" }), "a-file-with-a-long-name-for-the-table.txt");
+  await ok("upload CDN file", user.request("POST", "/api/cdn", { body: form }));
+
+  const admin = new Client(server.url);
+  const adminAccount = await admin.signup();
+  await server.slipway.platform.services.accounts.setRole(adminAccount.email, "ADMIN");
+
+  const pages: DashboardPage[] = [
+    { name: "login", path: "/login", as: "visitor", heading: "Sign in" },
+    { name: "signup", path: "/signup", as: "visitor", heading: /Create (your|an) account/ },
+    { name: "forgot-password", path: "/forgot-password", as: "visitor", heading: /password/i },
+    { name: "apps", path: "/apps", as: "user", heading: "Apps" },
+    { name: "app", path: `/apps/${appSlug}`, as: "user", heading: appSlug },
+    { name: "oauth-apps", path: "/oauth-apps", as: "user", heading: "OAuth apps" },
+    { name: "account", path: "/account", as: "user", heading: "Your account" },
+    { name: "cdn", path: "/cdn", as: "user", heading: "CDN" },
+    { name: "admin", path: "/admin", as: "admin", heading: /Admin/ },
+  ];
+  return { user, admin, appSlug, pages };
+}
+
+/** A browser context signed in as `client` (none for a visitor). */
+export async function contextAs(browser: Browser, server: TestServer, client: Client | null, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: server.url, ...options });
+  if (client?.cookie) {
+    const [name, value] = client.cookie.split("=");
+    await context.addCookies([{ name, value, url: server.url }]);
+  }
+  return context;
+}
+
+export function clientFor(seed: Seeded, page: DashboardPage): Client | null {
+  return page.as === "visitor" ? null : page.as === "admin" ? seed.admin : seed.user;
+}
+
+/** Opens the page and waits for its main heading. */
+export async function openDashboardPage(page: Page, target: DashboardPage): Promise<void> {
+  await page.goto(target.path);
+  try {
+    await page.getByRole("heading", { level: 1, name: target.heading }).first().waitFor();
+  } catch (error) {
+    const body = await page.locator("body").innerText().catch(() => "");
+    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body.slice(0, 300)}`, { cause: error });
+  }
+}
