@@ -8,7 +8,8 @@
 //   tokens, codes and consents, device codes, mailed links, quota and limit requests;
 // - audit entries stay: they keep the actor's name as text (the entry recording the deletion included).
 import type { Db } from "../db/client.ts";
-import { ConflictError, InvalidRequestError } from "../errors.ts";
+import { InvalidRequestError } from "../errors.ts";
+import { keepingAnAdmin } from "./admin-left.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AppService } from "./apps.ts";
 import type { Acting, AuditService } from "./audit.ts";
@@ -23,11 +24,6 @@ export function createAccountDeletionService(deps: {
 }) {
   const { db, apps, accounts, cdn, audit } = deps;
 
-  async function isLastAdmin(user: { id: string; role: string }) {
-    if (user.role !== "ADMIN") return false;
-    return (await db.user.count({ where: { role: "ADMIN", status: "ACTIVE", id: { not: user.id } } })) === 0;
-  }
-
   return {
     async remove(by: Acting, confirm: string) {
       const user = await db.user.findUniqueOrThrow({ where: { id: by.id } });
@@ -35,10 +31,12 @@ export function createAccountDeletionService(deps: {
         const message = `Type your handle (${user.name}) to confirm.`;
         throw new InvalidRequestError(message, { confirm: message });
       }
-      if (await isLastAdmin(user)) {
-        throw new ConflictError("You are the last administrator: make another account an administrator before deleting yours.");
-      }
-      await db.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+      // Sessions end and the role goes in one step, so that two administrators deleting themselves at once
+      // cannot both pass the last-administrator check.
+      await keepingAnAdmin(db, "You are the last administrator: make another account an administrator before deleting yours.", async (tx) => {
+        await tx.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+        if (user.role === "ADMIN") await tx.user.update({ where: { id: user.id }, data: { role: "USER" } });
+      });
       const owned = await db.app.findMany({ where: { ownerId: user.id, previewOfId: null }, select: { slug: true } });
       for (const app of owned) await apps.remove(by, app.slug);
       // Previews of other users' apps cannot be owned by this user, but a leftover one is removed all the same.

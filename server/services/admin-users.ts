@@ -11,6 +11,7 @@ import type { AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
 import { checkLimits, limitsForLog, quotaData, type QuotaLimits } from "./quota-limits.ts";
 import type { Actor } from "./quota-requests.ts";
+import { keepingAnAdmin } from "./admin-left.ts";
 
 export type Role = "USER" | "ADMIN";
 export type UserStatus = "ACTIVE" | "PENDING" | "SUSPENDED";
@@ -36,18 +37,6 @@ export function createAdminUserService(deps: { db: Db; engine: HostingEngine; ac
     const user = typeof id === "string" ? await db.user.findUnique({ where: { id } }) : null;
     if (!user) throw new NotFoundError("There is no account with this id.");
     return user;
-  }
-
-  /** Refuses to leave the platform without an active administrator: the last one cannot demote or suspend themself. */
-  async function keepAnAdmin(actor: Actor, targetId: string, changes: UserChanges) {
-    const leaves = (changes.role && changes.role !== "ADMIN") || (changes.status && changes.status !== "ACTIVE");
-    if (actor.id !== targetId || !leaves) return;
-    const others = await db.user.count({ where: { role: "ADMIN", status: "ACTIVE", id: { not: actor.id } } });
-    if (!others) {
-      throw new ConflictError("You are the last administrator: make another account an administrator before you step down or suspend yourself.", {
-        [changes.role && changes.role !== "ADMIN" ? "role" : "status"]: "The last administrator cannot do this to themself.",
-      });
-    }
   }
 
   /** Cancels the user's deployments under way and stops every app of theirs that runs: a suspended account serves nothing. */
@@ -97,8 +86,11 @@ export function createAdminUserService(deps: { db: Db; engine: HostingEngine; ac
       if (changes.role == null && changes.status == null && !quota) {
         throw new InvalidRequestError("Give a role, a status or quota limits to change.", { role: "Nothing to change." });
       }
-      await keepAnAdmin(actor, id, changes);
-      await db.$transaction(async (tx) => {
+      const refusal =
+        actor.id === id
+          ? "You are the last administrator: make another account an administrator before you step down or suspend yourself."
+          : "This is the last active administrator: make another account an administrator first.";
+      await keepingAnAdmin(db, refusal, async (tx) => {
         const data = { ...(changes.role != null ? { role: changes.role } : {}), ...(changes.status != null ? { status: changes.status } : {}) };
         if (Object.keys(data).length) await tx.user.update({ where: { id }, data });
         if (quota) await tx.quota.upsert({ where: { userId: id }, update: quota, create: { ...defaultQuota, ...quota, userId: id } });

@@ -59,6 +59,26 @@ describe("DELETE /api/me", () => {
     expect((await admin.request("DELETE", "/api/me", { json: { confirm: name } })).status).toBe(204);
   });
 
+  it("two last administrators deleting their accounts at the same moment: one goes, the other is refused", async () => {
+    const { db } = server.slipway.platform;
+    const admins = [new Client(server.url), new Client(server.url)];
+    const names: string[] = [];
+    for (const client of admins) {
+      const { name, email } = await client.signup();
+      await server.slipway.platform.services.accounts.setRole(email, "ADMIN");
+      names.push(name);
+    }
+    await db.user.updateMany({ where: { role: "ADMIN", name: { notIn: names } }, data: { role: "USER" } });
+    const results = await Promise.all(admins.map((client, i) => client.request("DELETE", "/api/me", { json: { confirm: names[i] } })));
+    expect(results.map((r) => r.status).sort()).toEqual([204, 409]);
+    const refused = admins[results.findIndex((r) => r.status === 409)];
+    // Refused means untouched: still signed in, still an administrator.
+    const me = await refused.get("/api/me");
+    expect(me.status).toBe(200);
+    expect((await db.user.findUniqueOrThrow({ where: { name: names[admins.indexOf(refused)] } })).role).toBe("ADMIN");
+    expect(await db.user.count({ where: { role: "ADMIN", status: "ACTIVE" } })).toBe(1);
+  });
+
   it("deletes every record of the user, stops their running app and removes its releases", async () => {
     const { db, storage, engine } = server.slipway.platform;
     const owner = new Client(server.url);

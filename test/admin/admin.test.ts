@@ -213,6 +213,19 @@ describe("users", () => {
     expect([stepDown.status, stepDown.body.role]).toEqual([200, "USER"]);
     expect((await second.client.get("/api/admin/stats")).status).toBe(403);
   });
+
+  it("two last administrators stepping down at the same moment: one succeeds, the other is refused", async () => {
+    const { db } = server.slipway.platform;
+    const [a, b] = [await admin(server), await admin(server)];
+    // Only `a` and `b` are active administrators here; both step down at once.
+    await db.user.updateMany({ where: { role: "ADMIN", id: { notIn: [a.user.id, b.user.id] } }, data: { role: "USER" } });
+    const results = await Promise.all(
+      [a, b].map((x) => x.client.request("PATCH", `/api/admin/users/${x.user.id}`, { json: { role: "USER" } })),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await db.user.count({ where: { role: "ADMIN", status: "ACTIVE" } })).toBe(1);
+    await db.user.update({ where: { id: boss.user.id }, data: { role: "ADMIN" } });
+  });
 });
 
 describe("approvals", () => {
