@@ -8,7 +8,7 @@ import type { PubSub } from "../platform/pubsub/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
 import type { AuditService } from "./audit.ts";
 import type { EmailVerificationService } from "./email-verification.ts";
-import type { LoginThrottle } from "./login-throttle.ts";
+import { SignInThrottledError, type LoginThrottle } from "./login-throttle.ts";
 import type { SessionMeta, SessionService } from "./sessions.ts";
 import { accountTopic } from "./topics.ts";
 import { checks, uniqueViolation, validate } from "./validation.ts";
@@ -74,7 +74,13 @@ export function createAccountService(deps: {
         password: (v) => (typeof v === "string" && v ? null : "Enter your password."),
       });
       const email = input.email.trim().toLowerCase();
-      const attempt = await throttle.attempt(email, meta.ip);
+      const attempt = await throttle.attempt(email, meta.ip).catch(async (error: unknown) => {
+        if (error instanceof SignInThrottledError && error.tripped) {
+          const known = await db.user.findUnique({ where: { email }, select: { id: true } });
+          await audit.record({ actor: null, action: "auth.sign_in_throttled", target: known ? { type: "user", id: known.id } : undefined, details: { email }, ip: meta.ip });
+        }
+        throw error;
+      });
       const user = await db.user.findUnique({ where: { email } });
       const ok = user ? await verifyPassword(input.password, user.passwordHash) : await verifyAgainstNothing(input.password);
       if (!user || !ok) {
@@ -84,7 +90,10 @@ export function createAccountService(deps: {
         throw new InvalidCredentialsError();
       }
       await attempt.succeeded();
-      if (user.status === "SUSPENDED") throw new AccountSuspendedError();
+      if (user.status === "SUSPENDED") {
+        await audit.record({ actor: null, action: "auth.sign_in_refused", target: { type: "user", id: user.id }, details: { email, reason: "suspended" }, ip: meta.ip });
+        throw new AccountSuspendedError();
+      }
       await audit.by({ id: user.id, name: user.name, ip: meta.ip }, "auth.sign_in", { type: "user", id: user.id });
       const promoted = await verification.promoteIfListed(user);
       return { user: promoted, session: await sessions.start(user.id, meta) };

@@ -6,11 +6,22 @@
 // - per address (across accounts) against one address spraying many accounts; and a much higher
 //   per-account ceiling against guessing spread over many addresses.
 // - a successful sign-in clears its account-and-address count.
+// - the refusal that trips a limit says so (`tripped`), so that it is audited once, not every refused guess.
 import { RateLimitedError } from "../errors.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 
 const WINDOW_MS = 15 * 60 * 1000;
 export const LOGIN_ATTEMPTS = { accountAndAddress: 10, address: 100, account: 300 };
+
+export class SignInThrottledError extends RateLimitedError {
+  constructor(
+    retryAfterSeconds: number,
+    /** This attempt is the first one past a limit in its window. */
+    readonly tripped: boolean,
+  ) {
+    super(retryAfterSeconds, `Too many sign-in attempts. Try again in ${Math.ceil(retryAfterSeconds / 60)} minutes, or reset your password.`);
+  }
+}
 
 export function createLoginThrottle(counters: CounterStore) {
   return {
@@ -27,7 +38,8 @@ export function createLoginThrottle(counters: CounterStore) {
       if (over.length) {
         const resetAt = Math.max(...over.map((counter) => counter.resetAt));
         const wait = Math.max(1, Math.ceil((resetAt - Date.now()) / 1000));
-        throw new RateLimitedError(wait, `Too many sign-in attempts. Try again in ${Math.ceil(wait / 60)} minutes, or reset your password.`);
+        const tripped = counts.some((counter, i) => counter.count === limits[i][1] + 1);
+        throw new SignInThrottledError(wait, tripped);
       }
       return { succeeded: () => counters.reset(limits[0][0]) };
     },

@@ -57,6 +57,22 @@ describe("audit log of user actions", () => {
     expect(signOut).toMatchObject({ actorName: name, targetType: "session", ip: "127.0.0.1" });
   });
 
+  it("a throttled sign-in is recorded once when the limit trips (not per refused guess); a suspended account's sign-in is recorded as refused", async () => {
+    const client = new Client(server.url);
+    const { user, email } = await client.signup();
+    for (let i = 0; i < 10; i++) expect((await new Client(server.url).post("/api/auth/login", { email, password: `guess ${i}` })).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await new Client(server.url).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(429);
+    const throttled = await onlyEvent({ action: "auth.sign_in_throttled", targetId: user.id });
+    expect(throttled).toMatchObject({ actorId: null, ip: "127.0.0.1", details: { email } });
+
+    const other = new Client(server.url);
+    const suspended = await other.signup();
+    await server.slipway.platform.db.user.update({ where: { id: suspended.user.id }, data: { status: "SUSPENDED" } });
+    expect((await new Client(server.url).post("/api/auth/login", { email: suspended.email, password: PASSWORD })).status).toBe(403);
+    const refused = await onlyEvent({ action: "auth.sign_in_refused", targetId: suspended.user.id });
+    expect(refused).toMatchObject({ actorId: null, details: { email: suspended.email, reason: "suspended" } });
+  });
+
   it("name, email and password changes, and session sign-outs", async () => {
     const client = new Client(server.url);
     const { user, email, name } = await client.signup();
