@@ -247,7 +247,7 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
       server.listen(process.env.PORT);`;
     expect((await deploy(owner, wsSlug, await zipFolder(null, { "package.json": JSON.stringify({ name: "ws", version: "1.0.0" }), "server.js": app }))).status).toBe("LIVE");
     const host = `${wsSlug}.localhost:${ports.https}`;
-    const ws = new WebSocket(`wss://${host}/socket?x=1`, { ca, lookup: toLoopback, servername: `${wsSlug}.localhost` });
+    const ws = new WebSocket(`wss://${host}/socket?x=1`, { ca, lookup: toLoopback });
     const replies: string[] = [];
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => ["one", "two"].forEach((m) => ws.send(m)));
