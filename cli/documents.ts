@@ -233,3 +233,41 @@ export const DeleteFileMutation = graphql(`
     deleteFile(id: $id)
   }
 `);
+
+export const DomainsQuery = graphql(`
+  query CliDomains($slug: String!) {
+    appDomains(slug: $slug) { ...CliDomain }
+  }
+`);
+
+export const AddDomainMutation = graphql(`
+  mutation CliAddDomain($slug: String!, $hostname: String!) {
+    addDomain(slug: $slug, input: { hostname: $hostname }) {
+      ...CliDomain
+      ...CliError
+    }
+  }
+`);
+
+export const VerifyDomainMutation = graphql(`
+  mutation CliVerifyDomain($slug: String!, $hostname: String!) {
+    verifyDomain(slug: $slug, hostname: $hostname) {
+      ...CliDomain
+      ...CliError
+    }
+  }
+`);
+
+export const RemoveDomainMutation = graphql(`
+  mutation CliRemoveDomain($slug: String!, $hostname: String!) {
+    removeDomain(slug: $slug, hostname: $hostname)
+  }
+`);
+
+export const DomainFragment = graphql(`
+  fragment CliDomain on Domain {
+    hostname verified verifiedAt certificate challengeUrl createdAt
+    dnsRecord { type name value }
+    txtRecord { type name value }
+  }
+`);

@@ -19,6 +19,7 @@ const apps = () => import("./commands/apps.ts");
 const deploy = () => import("./commands/deploy.ts");
 const logs = () => import("./commands/logs.ts");
 const env = () => import("./commands/env.ts");
+const domains = () => import("./commands/domains.ts");
 const lifecycle = () => import("./commands/lifecycle.ts");
 const db = () => import("./commands/db.ts");
 const quota = () => import("./commands/quota.ts");
@@ -94,6 +95,16 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
   program.command("env").description("list environment variables").addOption(app).addOption(json).action(lazy(env, "list"));
   program.command("env:set <pairs...>").description("set KEY=VALUE (or KEY=@file to read the value from a file)").addOption(app).action(lazy(env, "set"));
   program.command("env:unset <keys...>").description("remove variables").addOption(app).action(lazy(env, "unset"));
+
+  program.command("domains").description("the app's custom domains, their DNS record and state").addOption(app).addOption(json).action(lazy(domains, "list"));
+  program
+    .command("domains:add <hostname>")
+    .description("add a custom domain: prints the DNS record to create and how control is proven")
+    .addOption(app)
+    .addOption(json)
+    .action(lazy(domains, "add"));
+  program.command("domains:verify <hostname>").description("check a pending domain's challenges now").addOption(app).addOption(json).action(lazy(domains, "verify"));
+  program.command("domains:remove <hostname>").description("remove a custom domain: it stops reaching the app at once").addOption(app).action(lazy(domains, "remove"));
 
   program.command("stop").description("stop the app").addOption(app).action(lazy(lifecycle, "stop"));
   program.command("restart").description("start the live release again").addOption(app).action(lazy(lifecycle, "restart"));

@@ -1,5 +1,5 @@
-// What the router suite compares: the app itself (its own process), nginx with upstream keep-alive, and
-// @fastify/reply-from standalone, each started here and stopped by `close`.
+// What the router suite compares: the app itself (its own process), nginx with upstream keep-alive, Caddy (the
+// EDGE=caddy route and two floors), and @fastify/reply-from standalone, each started here and stopped by `close`.
 import replyFrom from "@fastify/reply-from";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -65,16 +65,39 @@ export function nginxBinary(): string | null {
   return null;
 }
 
-/** nginx in the foreground with its own prefix folder: one worker, proxy_pass to the app with 32 idle keep-alive connections. */
-export async function startNginx(binary: string, appPort: number): Promise<Running> {
+export interface NginxOptions {
+  /** worker_processes (1 by default). */
+  workers?: number;
+  /** Serve HTTPS with this certificate (PEM files) and answer `ok` itself: for the TLS handshake rate only. */
+  tls?: { cert: string; key: string };
+}
+
+/** nginx in the foreground with its own prefix folder: proxy_pass to the app with 32 idle keep-alive connections. */
+export async function startNginx(binary: string, appPort: number, options: NginxOptions = {}): Promise<Running & { port: number }> {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-nginx-"));
   fs.chmodSync(prefix, 0o755); // workers run as `nobody` when the bench runs as root
   const port = await freePort();
   const log = path.join(prefix, "error.log");
   const conf = path.join(prefix, "nginx.conf");
+  const server = options.tls
+    ? `listen 127.0.0.1:${port} ssl;
+    ssl_certificate ${options.tls.cert};
+    ssl_certificate_key ${options.tls.key};
+    ssl_protocols TLSv1.2 TLSv1.3;
+    location / { return 200 "ok"; }`
+    : `listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://app;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host $http_host;
+      proxy_set_header X-Forwarded-For $remote_addr;
+      proxy_set_header X-Forwarded-Proto $scheme;
+      proxy_set_header X-Forwarded-Host $http_host;
+    }`;
   fs.writeFileSync(
     conf,
-    `worker_processes 1;
+    `worker_processes ${options.workers ?? 1};
 daemon off;
 pid ${prefix}/nginx.pid;
 error_log ${log} warn;
@@ -90,16 +113,7 @@ http {
   scgi_temp_path ${prefix}/scgi;
   upstream app { server 127.0.0.1:${appPort}; keepalive 32; keepalive_requests 1000000000; }
   server {
-    listen 127.0.0.1:${port};
-    location / {
-      proxy_pass http://app;
-      proxy_http_version 1.1;
-      proxy_set_header Connection "";
-      proxy_set_header Host $http_host;
-      proxy_set_header X-Forwarded-For $remote_addr;
-      proxy_set_header X-Forwarded-Proto $scheme;
-      proxy_set_header X-Forwarded-Host $http_host;
-    }
+    ${server}
   }
 }
 `,
@@ -112,7 +126,8 @@ http {
     throw error;
   }
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}/`,
+    port,
     async close() {
       await stop(child);
       fs.rmSync(prefix, { recursive: true, force: true });
@@ -125,15 +140,39 @@ export function hasCaddy(): boolean {
   return spawnSync("caddy", ["version"], { stdio: "ignore" }).status === 0;
 }
 
+/** What the Caddy server under test does with a request for its host. */
+export type CaddyRoute =
+  /** EDGE=caddy's route for a running app (`appHandler` in server/platform/edge/caddy.ts). */
+  | "edge"
+  /** A floor: `reverse_proxy` to the app and nothing else (no header operations, default transport). */
+  | "bare"
+  /** A floor without any proxying: `static_response` answering `ok`. */
+  | "static";
+
+export interface CaddyOptions {
+  route: CaddyRoute;
+  /** GOMAXPROCS (1: one core, like nginx's one worker). */
+  procs: number;
+  /** Serve HTTPS with a certificate from Caddy's local CA (`tls internal`) for `host` instead of plain HTTP. */
+  tls?: boolean;
+}
+
 /**
- * Caddy as EDGE=caddy configures it for a running app (a host matcher, then `appHandler`: reverse_proxy with its
- * default keep-alive pool and the Set-Cookie rewrite), on plain HTTP like the nginx row, admin endpoint off.
- * GOMAXPROCS=1: one core, like nginx's one worker.
+ * Caddy on its own port with one route for `host` (see CaddyRoute), admin endpoint off, logs at ERROR only.
+ * With `tls`, `certificates` names the PEM files Caddy's local CA issued for the host (for nginx to serve the same).
  */
-export async function startCaddy(appPort: number, host: string): Promise<Running> {
+export async function startCaddy(appPort: number, host: string, options: CaddyOptions): Promise<Running & { port: number; certificates?: { cert: string; key: string } }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-caddy-"));
+  fs.chmodSync(dir, 0o755); // nginx's workers read the certificate as `nobody` when the bench runs as root
   const port = await freePort();
   const log = path.join(dir, "caddy.log");
+  const upstream = { host: "127.0.0.1", port: appPort };
+  const handle =
+    options.route === "edge"
+      ? appHandler(upstream)
+      : options.route === "bare"
+        ? { handler: "reverse_proxy", upstreams: [{ dial: `127.0.0.1:${appPort}` }] }
+        : { handler: "static_response", status_code: 200, body: "ok" };
   const config = {
     admin: { disabled: true },
     logging: { logs: { default: { level: "ERROR" } } },
@@ -142,24 +181,43 @@ export async function startCaddy(appPort: number, host: string): Promise<Running
         servers: {
           bench: {
             listen: [`127.0.0.1:${port}`],
-            automatic_https: { disable: true },
-            routes: [{ match: [{ host: [host] }], handle: [appHandler({ host: "127.0.0.1", port: appPort })], terminal: true }],
+            automatic_https: options.tls ? { disable_redirects: true } : { disable: true },
+            routes: [{ match: [{ host: [host] }], handle: [handle], terminal: true }],
+            ...(options.tls ? { tls_connection_policies: [{}] } : {}),
           },
         },
       },
+      ...(options.tls
+        ? {
+            tls: { automation: { policies: [{ subjects: [host], issuers: [{ module: "internal" }] }] } },
+            pki: { certificate_authorities: { local: { install_trust: false } } },
+          }
+        : {}),
     },
   };
   fs.writeFileSync(path.join(dir, "caddy.json"), JSON.stringify(config));
-  const env = { ...process.env, GOMAXPROCS: "1", HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
+  const env = { ...process.env, GOMAXPROCS: String(options.procs), HOME: dir, XDG_DATA_HOME: dir, XDG_CONFIG_HOME: dir };
   const child = spawn("caddy", ["run", "--config", path.join(dir, "caddy.json")], { env, stdio: ["ignore", "ignore", fs.openSync(log, "a")] });
+  let certificates: { cert: string; key: string } | undefined;
   try {
     await waitForPort(port, child, log, "caddy");
+    if (options.tls) {
+      const folder = path.join(dir, "caddy", "certificates", "local", host);
+      const cert = path.join(folder, `${host}.crt`);
+      for (let i = 0; i < 100 && !fs.existsSync(cert); i += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+      if (!fs.existsSync(cert)) throw new Error(`caddy issued no certificate for ${host}: ${fs.readFileSync(log, "utf8")}`);
+      for (const file of [dir, path.join(dir, "caddy"), path.join(dir, "caddy", "certificates"), path.join(dir, "caddy", "certificates", "local"), folder]) fs.chmodSync(file, 0o755);
+      fs.chmodSync(path.join(folder, `${host}.key`), 0o644);
+      certificates = { cert, key: path.join(folder, `${host}.key`) };
+    }
   } catch (error) {
     await stop(child);
     throw error;
   }
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `${options.tls ? "https" : "http"}://127.0.0.1:${port}/`,
+    port,
+    certificates,
     async close() {
       await stop(child);
       fs.rmSync(dir, { recursive: true, force: true });

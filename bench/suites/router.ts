@@ -1,14 +1,34 @@
-// Requests/s through Slipway's app router against the app hit directly, nginx and @fastify/reply-from in
+// Requests/s through Slipway's app router against the app hit directly, nginx, Caddy and @fastify/reply-from in
 // the same run. The app is a tiny Node server in its own process; Slipway and reply-from run on this
-// process's main thread (autocannon in a worker thread), nginx with one worker in its own process.
+// process's main thread (autocannon in a worker thread), nginx and Caddy in processes of their own: one core each
+// (worker_processes 1, GOMAXPROCS=1), and a pair with two. Caddy's floors (a bare reverse_proxy, a static_response
+// without any proxying) bound what any Caddy configuration can reach here. The TLS handshake rate of Caddy
+// (`tls internal`) and nginx serving the same certificate is measured once at setup.
+import os from "node:os";
 import { request } from "undici";
 import type { RouteTable } from "../../server/hosting/router/types.ts";
 import { hasCaddy, nginxBinary, startCaddy, startNginx, startOkApp, startReplyFrom, type Running } from "../lib/proxies.ts";
+import { handshakeRate, type HandshakeRate } from "../lib/tls-rate.ts";
 import { startSlipway } from "../lib/slipway.ts";
 import type { PreparedSuite, Row, Scenario, Suite } from "../lib/types.ts";
 import { COLUMNS_EXPLAINED } from "./me.ts";
 
 const SLUG = "bench";
+/** Seconds each server's TLS handshake rate is measured for, and the clients connecting at once. */
+const TLS_SECONDS = 5;
+const TLS_CLIENTS = 10;
+let handshakes: { caddy: HandshakeRate; nginx: HandshakeRate } | null = null;
+
+async function measureHandshakes(binary: string, appPort: number, host: string, running: Running[]): Promise<{ caddy: HandshakeRate; nginx: HandshakeRate }> {
+  const caddy = await startCaddy(appPort, host, { route: "static", procs: 1, tls: true });
+  running.push(caddy);
+  const nginx = await startNginx(binary, appPort, { tls: caddy.certificates! });
+  running.push(nginx);
+  // Warm both (Caddy's certificate cache, nginx's workers), then measure one after the other.
+  await handshakeRate(caddy.port, host, 1, TLS_CLIENTS);
+  await handshakeRate(nginx.port, host, 1, TLS_CLIENTS);
+  return { caddy: await handshakeRate(caddy.port, host, TLS_SECONDS, TLS_CLIENTS), nginx: await handshakeRate(nginx.port, host, TLS_SECONDS, TLS_CLIENTS) };
+}
 
 async function expectOk(url: string, headers: Record<string, string> = {}): Promise<void> {
   const res = await request(url, { headers });
@@ -37,23 +57,34 @@ export const routerSuite: Suite = {
       running.push(replyFrom);
       const binary = nginxBinary();
       const nginx = binary ? await startNginx(binary, app.port) : null;
-      if (nginx) running.push(nginx);
+      const nginx2 = binary ? await startNginx(binary, app.port, { workers: 2 }) : null;
+      running.push(...[nginx, nginx2].filter((one) => one !== null));
       const caddyHost = `${SLUG}.localhost`;
-      const caddy = hasCaddy() ? await startCaddy(app.port, caddyHost) : null;
-      if (caddy) running.push(caddy);
+      const withCaddy = hasCaddy();
+      const caddy = withCaddy ? await startCaddy(app.port, caddyHost, { route: "edge", procs: 1 }) : null;
+      const caddyBare = withCaddy ? await startCaddy(app.port, caddyHost, { route: "bare", procs: 1 }) : null;
+      const caddyStatic = withCaddy ? await startCaddy(app.port, caddyHost, { route: "static", procs: 1 }) : null;
+      const caddy2 = withCaddy ? await startCaddy(app.port, caddyHost, { route: "edge", procs: 2 }) : null;
+      running.push(...[caddy, caddyBare, caddyStatic, caddy2].filter((one) => one !== null));
 
       await expectOk(app.url);
       await expectOk(`${slipway.url}/`, { host });
       await expectOk(replyFrom.url);
-      if (nginx) await expectOk(nginx.url);
-      if (caddy) await expectOk(caddy.url, { host: caddyHost });
+      for (const one of [nginx, nginx2]) if (one) await expectOk(one.url);
+      for (const one of [caddy, caddyBare, caddyStatic, caddy2]) if (one) await expectOk(one.url, { host: caddyHost });
+      handshakes = binary && withCaddy ? await measureHandshakes(binary, app.port, caddyHost, running) : null;
 
       const scenarios: Scenario[] = [
         { name: "router", label: `Slipway's router (\`Host: ${SLUG}.localhost\`, undici keep-alive pool)`, target: { url: `${slipway.url}/`, headers: { host } } },
         { name: "reply-from", label: "@fastify/reply-from 12 standalone (bare Fastify, default undici agent)", target: { url: replyFrom.url } },
       ];
+      const viaCaddy = (url: string) => ({ url, headers: { host: caddyHost } });
       if (nginx) scenarios.push({ name: "nginx", label: "nginx 1 worker, `proxy_pass` + upstream `keepalive 32`", target: { url: nginx.url } });
-      if (caddy) scenarios.push({ name: "caddy", label: "Caddy (EDGE=caddy's app route, plain HTTP), GOMAXPROCS=1", target: { url: caddy.url, headers: { host: caddyHost } } });
+      if (caddy) scenarios.push({ name: "caddy", label: "Caddy (EDGE=caddy's app route, plain HTTP), GOMAXPROCS=1", target: viaCaddy(caddy.url) });
+      if (caddyBare) scenarios.push({ name: "caddy-bare", label: "floor: Caddy bare `reverse_proxy` (no header operations), GOMAXPROCS=1", target: viaCaddy(caddyBare.url) });
+      if (caddyStatic) scenarios.push({ name: "caddy-static", label: "floor: Caddy `static_response` (no proxying), GOMAXPROCS=1", target: viaCaddy(caddyStatic.url) });
+      if (nginx2) scenarios.push({ name: "nginx-2", label: "nginx 2 workers, same config", target: { url: nginx2.url } });
+      if (caddy2) scenarios.push({ name: "caddy-2", label: "Caddy (EDGE=caddy's app route), GOMAXPROCS=2", target: viaCaddy(caddy2.url) });
 
       return {
         baseline: { name: "baseline", label: "the app directly (tiny Node server answering `ok`, own process)", target: { url: app.url } },
@@ -66,9 +97,11 @@ export const routerSuite: Suite = {
             ? `nginx (\`${binary} -v\`: Debian's) runs as its own process with \`worker_processes 1\`, a temp prefix folder and config written by \`bench/lib/proxies.ts\`; it sets Host and X-Forwarded-* like the router does.`
             : "nginx was **not found**, so its row is missing: install it (`apt-get install nginx-light`) and rerun for the comparison.",
           caddy
-            ? "Caddy (Debian's 2.6) runs as its own process with `GOMAXPROCS=1` (one core, like nginx's one worker) and the route EDGE=caddy loads for a running app (`appHandler` in `server/platform/edge/caddy.ts`: host matcher, `reverse_proxy` with its default keep-alive pool, the Set-Cookie rewrite), over plain HTTP like the nginx row."
+            ? "Caddy (Debian's 2.6) runs as its own process with `GOMAXPROCS=1` (one core, like nginx's one worker) and the route EDGE=caddy loads for a running app (`appHandler` in `server/platform/edge/caddy.ts`: host matcher, `reverse_proxy` with its default keep-alive pool, the Set-Cookie rewrite), over plain HTTP like the nginx row, access logs off (Caddy's default), admin endpoint off. Two floors in their own Caddy processes: the same host matcher with a bare `reverse_proxy` (no header operations), and with a `static_response` (no proxying at all: Caddy's HTTP server alone). The pair `nginx-2`/`caddy-2` gives each two cores (`worker_processes 2`, `GOMAXPROCS=2`). " +
+              `TLS handshake rate: Caddy (\`tls internal\`, GOMAXPROCS=1, its local CA's ECDSA P-256 certificate for ${caddyHost}) and nginx (1 worker) serving the same certificate and key files, each driven for ${TLS_SECONDS} s by ${TLS_CLIENTS} Node clients on this thread that each open a new TLS connection as soon as the last one is established (no session resumption; \`bench/lib/tls-rate.ts\`), after a 1 s warm-up.`
             : "Caddy was **not found**, so its row is missing: install it (`apt-get install caddy`) and rerun.",
           "Only two CPUs: the load generator, the proxy under test and the app share them, so every proxy is measured at the same disadvantage against the direct baseline.",
+          `Load average when the suite started: ${os.loadavg().map((n) => n.toFixed(1)).join(", ")} (1, 5, 15 min; other jobs on a shared machine make single rounds noisy: compare the medians).`,
         ],
         close,
       };
@@ -115,6 +148,29 @@ export const routerSuite: Suite = {
       lines.push(
         `Caddy (EDGE=caddy's data plane) reached **${caddy.ratio.toFixed(2)}×**, **${vsNginx.toFixed(2)}×** nginx's throughput: the goal (at least 0.9× nginx) is ` +
           (vsNginx >= 0.9 ? "**met** in this run." : "**missed** in this run."),
+      );
+      const bare = find("caddy-bare");
+      const staticFloor = find("caddy-static");
+      if (bare && staticFloor) {
+        lines.push(
+          `The floors, same run: a bare \`reverse_proxy\` reached **${(bare.ratio / nginx.ratio).toFixed(2)}×** nginx (EDGE's route is **${(caddy.ratio / bare.ratio).toFixed(2)}×** the bare one), ` +
+            `and Caddy answering by itself without proxying (\`static_response\`) **${(staticFloor.ratio / nginx.ratio).toFixed(2)}×** nginx's *proxied* throughput. ` +
+            (bare.ratio / nginx.ratio < 0.9
+              ? "No configuration of the route can beat the bare proxy, so with one core 0.9× nginx is out of Caddy 2.6's reach here: the gap is Caddy's own proxy path (Go's net/http server and transport), not the route EDGE=caddy loads."
+              : "The bare proxy reaches the goal: the gap is in the route's configuration."),
+        );
+      }
+      const nginx2 = find("nginx-2");
+      const caddy2 = find("caddy-2");
+      if (nginx2 && caddy2) {
+        lines.push(`With two cores each (\`worker_processes 2\`, \`GOMAXPROCS=2\`): nginx **${nginx2.ratio.toFixed(2)}×**, Caddy **${caddy2.ratio.toFixed(2)}×**, **${(caddy2.ratio / nginx2.ratio).toFixed(2)}×** nginx.`);
+      }
+    }
+    if (handshakes) {
+      const { caddy: c, nginx: n } = handshakes;
+      lines.push(
+        `TLS handshakes (new connections per second, ${c.protocol} ${c.cipher}): Caddy **${Math.round(c.perSecond).toLocaleString("en-US")}/s**, nginx **${Math.round(n.perSecond).toLocaleString("en-US")}/s** ` +
+          `(${n.protocol} ${n.cipher}) with the same certificate: Caddy **${(c.perSecond / n.perSecond).toFixed(2)}×** nginx. The Node clients run on this process's thread and may be the limit for both: the ratio, not the absolute rate, is the result.`,
       );
     }
     return lines.join(" ");

@@ -47,6 +47,11 @@ type Documents = {
     "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": typeof types.CliQuotaRequestsDocument,
     "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": typeof types.CliFilesDocument,
     "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n": typeof types.CliDeleteFileDocument,
+    "\n  query CliDomains($slug: String!) {\n    appDomains(slug: $slug) { ...CliDomain }\n  }\n": typeof types.CliDomainsDocument,
+    "\n  mutation CliAddDomain($slug: String!, $hostname: String!) {\n    addDomain(slug: $slug, input: { hostname: $hostname }) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": typeof types.CliAddDomainDocument,
+    "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": typeof types.CliVerifyDomainDocument,
+    "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n": typeof types.CliRemoveDomainDocument,
+    "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n": typeof types.CliDomainFragmentDoc,
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
@@ -81,6 +86,11 @@ const documents: Documents = {
     "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": types.CliQuotaRequestsDocument,
     "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": types.CliFilesDocument,
     "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n": types.CliDeleteFileDocument,
+    "\n  query CliDomains($slug: String!) {\n    appDomains(slug: $slug) { ...CliDomain }\n  }\n": types.CliDomainsDocument,
+    "\n  mutation CliAddDomain($slug: String!, $hostname: String!) {\n    addDomain(slug: $slug, input: { hostname: $hostname }) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": types.CliAddDomainDocument,
+    "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": types.CliVerifyDomainDocument,
+    "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n": types.CliRemoveDomainDocument,
+    "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n": types.CliDomainFragmentDoc,
 };
 
 /**
@@ -211,6 +221,26 @@ export function graphql(source: "\n  query CliFiles($after: String) {\n    files
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CliDeleteFile($id: ID!) {\n    deleteFile(id: $id)\n  }\n"): typeof import('./graphql.ts').CliDeleteFileDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliDomains($slug: String!) {\n    appDomains(slug: $slug) { ...CliDomain }\n  }\n"): typeof import('./graphql.ts').CliDomainsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliAddDomain($slug: String!, $hostname: String!) {\n    addDomain(slug: $slug, input: { hostname: $hostname }) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliAddDomainDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliVerifyDomainDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n"): typeof import('./graphql.ts').CliRemoveDomainDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n"): typeof import('./graphql.ts').CliDomainFragmentDoc;
 
 
 export function graphql(source: string) {

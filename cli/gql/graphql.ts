@@ -386,6 +386,48 @@ export type CliDeleteFileMutationVariables = Exact<{
 
 export type CliDeleteFileMutation = { deleteFile: boolean };
 
+export type CliDomainsQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliDomainsQuery = { appDomains: Array<{ hostname: string, verified: boolean, verifiedAt: string | null, certificate: string, challengeUrl: string | null, createdAt: string, dnsRecord: { type: string, name: string, value: string }, txtRecord: { type: string, name: string, value: string } | null }> };
+
+export type CliAddDomainMutationVariables = Exact<{
+  slug: string;
+  hostname: string;
+}>;
+
+
+export type CliAddDomainMutation = { addDomain:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { hostname: string, verified: boolean, verifiedAt: string | null, certificate: string, challengeUrl: string | null, createdAt: string, dnsRecord: { type: string, name: string, value: string }, txtRecord: { type: string, name: string, value: string } | null }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliVerifyDomainMutationVariables = Exact<{
+  slug: string;
+  hostname: string;
+}>;
+
+
+export type CliVerifyDomainMutation = { verifyDomain:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { hostname: string, verified: boolean, verifiedAt: string | null, certificate: string, challengeUrl: string | null, createdAt: string, dnsRecord: { type: string, name: string, value: string }, txtRecord: { type: string, name: string, value: string } | null }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliRemoveDomainMutationVariables = Exact<{
+  slug: string;
+  hostname: string;
+}>;
+
+
+export type CliRemoveDomainMutation = { removeDomain: boolean };
+
+export type CliDomainFragment = { hostname: string, verified: boolean, verifiedAt: string | null, certificate: string, challengeUrl: string | null, createdAt: string, dnsRecord: { type: string, name: string, value: string }, txtRecord: { type: string, name: string, value: string } | null };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -428,6 +470,26 @@ export const CliQuotaRequestFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"CliQuotaRequest"}) as unknown as TypedDocumentString<CliQuotaRequestFragment, unknown>;
+export const CliDomainFragmentDoc = new TypedDocumentString(`
+    fragment CliDomain on Domain {
+  hostname
+  verified
+  verifiedAt
+  certificate
+  challengeUrl
+  createdAt
+  dnsRecord {
+    type
+    name
+    value
+  }
+  txtRecord {
+    type
+    name
+    value
+  }
+}
+    `, {"fragmentName":"CliDomain"}) as unknown as TypedDocumentString<CliDomainFragment, unknown>;
 export const CliWhoamiDocument = new TypedDocumentString(`
     query CliWhoami {
   viewer {
@@ -870,3 +932,92 @@ export const CliDeleteFileDocument = new TypedDocumentString(`
   deleteFile(id: $id)
 }
     `) as unknown as TypedDocumentString<CliDeleteFileMutation, CliDeleteFileMutationVariables>;
+export const CliDomainsDocument = new TypedDocumentString(`
+    query CliDomains($slug: String!) {
+  appDomains(slug: $slug) {
+    ...CliDomain
+  }
+}
+    fragment CliDomain on Domain {
+  hostname
+  verified
+  verifiedAt
+  certificate
+  challengeUrl
+  createdAt
+  dnsRecord {
+    type
+    name
+    value
+  }
+  txtRecord {
+    type
+    name
+    value
+  }
+}`) as unknown as TypedDocumentString<CliDomainsQuery, CliDomainsQueryVariables>;
+export const CliAddDomainDocument = new TypedDocumentString(`
+    mutation CliAddDomain($slug: String!, $hostname: String!) {
+  addDomain(slug: $slug, input: {hostname: $hostname}) {
+    ...CliDomain
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+fragment CliDomain on Domain {
+  hostname
+  verified
+  verifiedAt
+  certificate
+  challengeUrl
+  createdAt
+  dnsRecord {
+    type
+    name
+    value
+  }
+  txtRecord {
+    type
+    name
+    value
+  }
+}`) as unknown as TypedDocumentString<CliAddDomainMutation, CliAddDomainMutationVariables>;
+export const CliVerifyDomainDocument = new TypedDocumentString(`
+    mutation CliVerifyDomain($slug: String!, $hostname: String!) {
+  verifyDomain(slug: $slug, hostname: $hostname) {
+    ...CliDomain
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+fragment CliDomain on Domain {
+  hostname
+  verified
+  verifiedAt
+  certificate
+  challengeUrl
+  createdAt
+  dnsRecord {
+    type
+    name
+    value
+  }
+  txtRecord {
+    type
+    name
+    value
+  }
+}`) as unknown as TypedDocumentString<CliVerifyDomainMutation, CliVerifyDomainMutationVariables>;
+export const CliRemoveDomainDocument = new TypedDocumentString(`
+    mutation CliRemoveDomain($slug: String!, $hostname: String!) {
+  removeDomain(slug: $slug, hostname: $hostname)
+}
+    `) as unknown as TypedDocumentString<CliRemoveDomainMutation, CliRemoveDomainMutationVariables>;

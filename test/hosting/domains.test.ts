@@ -275,8 +275,8 @@ describe("domains: verification and routing", () => {
 
     expect((await owner.request("DELETE", `/api/apps/${slug}/domains/GONE.example.test`)).status).toBe(204);
     const after = await requestApp(server.url, "gone.example.test", "/");
-    // No longer an app host: it is the platform's, as any hostname no app claims (the dashboard, or 404 without one).
-    expect(after.body).not.toMatch(/hello from static/);
+    // No longer an app host, and no platform host: the "No app here" page, never the dashboard's sign-in.
+    expect([after.status, after.body]).toEqual([404, (await requestApp(server.url, "ghost.localhost", "/")).body]);
     expect(server.slipway.platform.engine.routes.domain("gone.example.test")).toBeUndefined();
     expect((await owner.get(`/api/apps/${slug}/domains`)).body).toEqual([]);
     expect((await owner.request("DELETE", `/api/apps/${slug}/domains/gone.example.test`)).status).toBe(404);

@@ -54,7 +54,7 @@ describe("custom domains in the router", () => {
     expect(stopped.body).toMatch(/App stopped/);
   });
 
-  it("answers a pending domain's challenge and nothing else; unknown hostnames stay the platform's", async () => {
+  it("answers a pending domain's challenge and nothing else; unknown hostnames get the 404 page", async () => {
     const challenge = await request(server.url, "pending.example.test", `/.well-known/slipway-challenge/${TOKEN}`);
     expect(challenge).toMatchObject({ status: 200, body: TOKEN });
     const head = await request(server.url, "pending.example.test", `/.well-known/slipway-challenge/${TOKEN}`, { method: "HEAD" });
@@ -64,8 +64,13 @@ describe("custom domains in the router", () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body).toMatch(/No app here/);
     }
-    // A hostname no app claims is the platform's (its API answers there).
-    expect((await request(server.url, "other.example.test", "/api/me")).status).toBe(401);
+    // A hostname no app claims is no platform host either: the same 404 page, never the platform's API or dashboard.
+    for (const path of ["/", "/api/me"]) {
+      const other = await request(server.url, "other.example.test", path);
+      expect([other.status, other.body], path).toEqual([404, (await request(server.url, "ghost.localhost", "/")).body]);
+    }
+    const refused = new WebSocket(`${server.url.replace(/^http/, "ws")}/graphql`, { headers: { host: "other.example.test" } });
+    expect(await new Promise<number>((resolve) => refused.once("unexpected-response", (_req, res) => resolve(res.statusCode!)))).toBe(404);
   });
 
   it("pipes a verified domain's WebSocket to the app and refuses a pending one's", async () => {

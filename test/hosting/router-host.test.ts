@@ -1,6 +1,6 @@
 // Which Host headers are an app's: exactly one label in front of APPS_DOMAIN, never the platform's hostname.
 import { describe, expect, it } from "vitest";
-import { hostMatcher } from "../../server/hosting/router/host.ts";
+import { hostMatcher, platformHostMatcher } from "../../server/hosting/router/host.ts";
 
 describe("hostMatcher", () => {
   const match = hostMatcher("apps.example.com", "apps.example.com");
@@ -27,5 +27,19 @@ describe("hostMatcher", () => {
     const shared = hostMatcher("example.com", "slipway.example.com");
     expect(shared("slipway.example.com:443")).toEqual({ app: false });
     expect(shared("blog.example.com")).toEqual({ app: true, slug: "blog" });
+  });
+});
+
+describe("platformHostMatcher", () => {
+  it("knows only PUBLIC_URL's hostname and the loopback names, any port, case or trailing dot", () => {
+    const platform = platformHostMatcher("slipway.example.com");
+    for (const host of ["slipway.example.com", "Slipway.Example.COM.:443", "localhost", "localhost:3000", "127.0.0.1:3000", "[::1]", "[::1]:3000"]) {
+      expect(platform(host), host).toBe(true);
+    }
+    for (const host of [undefined, "", "example.com", "a.slipway.example.com", "gone.example.test", "10.0.0.1", "[2001:db8::1]", "[::1", "a.localhost"]) {
+      expect(platform(host), String(host)).toBe(false);
+    }
+    expect(platformHostMatcher("[::1]")("[::1]:8080")).toBe(true);
+    expect(platformHostMatcher("203.0.113.7")("203.0.113.7:3000")).toBe(true);
   });
 });

@@ -59,8 +59,8 @@ describe("Host routing", () => {
     }
   });
 
-  it("leaves the platform's hosts, and hosts with more than one label before APPS_DOMAIN, to the platform", async () => {
-    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, "a.echo.localhost", "echo.localhost.example.com", "[::1]"]) {
+  it("leaves the platform's hosts (PUBLIC_URL's and loopback names) to the platform", async () => {
+    for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LocalHost:${port}`, "[::1]", `[::1]:${port}`]) {
       const res = await request(server.url, host, "/api/openapi.json");
       expect(res.status, host).toBe(200);
       expect(JSON.parse(res.body).openapi, host).toMatch(/^3\./);
@@ -68,8 +68,8 @@ describe("Host routing", () => {
     }
   });
 
-  it("answers an unknown app, or a label that is no slug, with a 404 page that never reaches the platform", async () => {
-    for (const host of ["ghost.localhost", "bad_label.localhost", `-x.localhost:${port}`]) {
+  it("answers an unknown app, a label that is no slug, or any host that is no platform's, with a 404 page that never reaches the platform", async () => {
+    for (const host of ["ghost.localhost", "bad_label.localhost", `-x.localhost:${port}`, "a.echo.localhost", "echo.localhost.example.com", "203.0.113.7", "[2001:db8::1]:80"]) {
       const res = await request(server.url, host, "/api/openapi.json");
       expect(res.status, host).toBe(404);
       expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");

@@ -4,10 +4,12 @@
 // It hooks Node's server directly (as Fastify's `serverFactory`), so an app request costs one Host match
 // and one in-memory lookup before it is forwarded. Custom domains (RouteTable.domain) are app hosts too: a
 // verified one reaches its app exactly as `<slug>.<APPS_DOMAIN>` does, a pending one only answers its challenge.
+// Only PUBLIC_URL's hostname and loopback names reach the platform: any other host (a removed custom domain, a
+// stray DNS record) gets the "No app here" 404 page, never the dashboard.
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { challengeToken, sendChallenge } from "./challenge.ts";
-import { hostMatcher, hostName } from "./host.ts";
+import { hostMatcher, hostName, platformHostMatcher } from "./host.ts";
 import { pages, sendPage, unavailablePages } from "./pages.ts";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
 import { serveStatic } from "./static.ts";
@@ -66,6 +68,7 @@ export function createRouter(options: RouterOptions): Router {
   const proto = publicUrl.protocol.slice(0, -1);
   const appsDomain = options.appsDomain.toLowerCase();
   const match = hostMatcher(appsDomain, publicUrl.hostname);
+  const isPlatform = platformHostMatcher(publicUrl.hostname);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
   const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError });
   const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
@@ -75,10 +78,10 @@ export function createRouter(options: RouterOptions): Router {
   function classify(host: string | undefined): AppHost | null {
     const matched = match(host);
     if (matched.app) return { slug: matched.slug, appHost: `${matched.slug}.${appsDomain}` };
-    const name = options.routes.domain ? hostName(host) : null;
-    const domain = name === null ? undefined : options.routes.domain!(name);
-    if (!domain) return null;
-    return domain.verified ? { slug: domain.slug, appHost: name! } : { slug: null, appHost: name!, pendingToken: domain.token };
+    const name = hostName(host);
+    const domain = name === null ? undefined : options.routes.domain?.(name);
+    if (domain) return domain.verified ? { slug: domain.slug, appHost: name! } : { slug: null, appHost: name!, pendingToken: domain.token };
+    return isPlatform(host) ? null : { slug: null, appHost: name ?? "" };
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, { slug, appHost, pendingToken }: AppHost): void {
