@@ -3,7 +3,7 @@
 // files in the same run, and the platform's peak RSS while a 1 GiB file
 // is uploaded. Slipway runs as its own process (`node --import tsx server/main.ts`), so its RSS is its
 // own; the load generator runs here. Writes the "cdn" section of bench/RESULTS.md.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -79,6 +79,11 @@ async function startNginxStatic(binary: string, root: string) {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-nginx-"));
   fs.chmodSync(prefix, 0o755);
   const port = await freePort();
+  const tlsPort = await freePort();
+  // A self-signed certificate for 127.0.0.1 (ECDSA P-256, as Caddy's local CA issues) for the HTTPS row.
+  const certificate = ["-keyout", `${prefix}/key.pem`, "-out", `${prefix}/cert.pem`, "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"];
+  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", ...certificate], { stdio: "ignore" });
+  if (made.status !== 0) throw new Error("openssl could not make a certificate for nginx's HTTPS row");
   const conf = path.join(prefix, "nginx.conf");
   fs.writeFileSync(
     conf,
@@ -100,6 +105,9 @@ http {
   scgi_temp_path ${prefix}/scgi;
   server {
     listen 127.0.0.1:${port};
+    listen 127.0.0.1:${tlsPort} ssl;
+    ssl_certificate ${prefix}/cert.pem;
+    ssl_certificate_key ${prefix}/key.pem;
     root ${root};
     etag on;
     add_header Cache-Control "public, max-age=31536000, immutable";
@@ -112,6 +120,8 @@ http {
   await waitFor(`${url}/`, child).catch(() => {});
   return {
     url,
+    tlsUrl: `https://127.0.0.1:${tlsPort}`,
+    ca: fs.readFileSync(`${prefix}/cert.pem`, "utf8"),
     async close() {
       await stop(child);
       fs.rmSync(prefix, { recursive: true, force: true });
@@ -263,6 +273,7 @@ async function main() {
     running.push(plain);
     const targets: Target[] = [
       { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}` },
+      { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca },
       { key: "floor", label: "Node floor (bare `node:http` + `fs.createReadStream`)", url: (name) => `${floor.url}/${name}` },
       { key: "slipway", label: "Slipway in-process (no edge: Node streams the file)", url: (_, content) => `${slipway.url}${content}` },
       { key: "caddy", label: "**Caddy edge, HTTP** (Slipway's lookup, then `file_server`: sendfile)", url: (_, content) => `${plain.url}${content}` },
@@ -287,6 +298,7 @@ async function main() {
         }
         console.log(`${file.name} round ${round + 1}: ${line.join(", ")}; load ${os.loadavg()[0].toFixed(1)}`);
       }
+      const tls = speeds.get("caddyTls")!.map((speed, round) => speed / speeds.get("nginxTls")![round]);
       sections.push(
         `**${file.name} (${file.size / MiB} MiB)**`,
         "",
@@ -297,6 +309,8 @@ async function main() {
           const goal = t.key === "nginx" ? "" : median(r) >= 0.8 ? "✅" : "❌";
           return `| ${t.label} | ${mb(median(speeds.get(t.key)!))} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${goal} |`;
         }),
+        "",
+        `Both over HTTPS, Caddy edge × nginx: ${median(tls).toFixed(2)} (median; rounds ${Math.min(...tls).toFixed(2)}–${Math.max(...tls).toFixed(2)}).`,
         "",
       );
     }
