@@ -11,6 +11,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
 import { startEdgeCaddy, startPlainCaddy } from "./lib/caddy-edge.ts";
+import { cpuSeconds } from "./lib/cpu.ts";
 import { hasCaddy, nginxBinary } from "./lib/proxies.ts";
 import { machine, writeSection } from "./lib/report.ts";
 import { signUp } from "./lib/slipway.ts";
@@ -120,6 +121,7 @@ http {
   await waitFor(`${url}/`, child).catch(() => {});
   return {
     url,
+    pid: child.pid!,
     tlsUrl: `https://127.0.0.1:${tlsPort}`,
     ca: fs.readFileSync(`${prefix}/cert.pem`, "utf8"),
     async close() {
@@ -148,7 +150,7 @@ async function startNodeFloor(root: string) {
   const child = spawn(process.execPath, ["-e", NODE_FLOOR, root, String(port)], { stdio: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/`, child);
-  return { url, close: () => stop(child) };
+  return { url, pid: child.pid!, close: () => stop(child) };
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -161,7 +163,7 @@ function stop(child: ChildProcess): Promise<void> {
 }
 
 /** CONNECTIONS keep-alive loops downloading `url` for SECONDS; bytes per second received. `ca`: for HTTPS. */
-async function throughput(url: string, expectedSize: number, ca?: string): Promise<number> {
+async function throughput(url: string, expectedSize: number, ca?: string): Promise<{ rate: number; bytes: number }> {
   const agent = new Agent({ connections: CONNECTIONS, pipelining: 1, ...(ca ? { connect: { ca } } : {}) });
   const deadline = Date.now() + SECONDS * 1000;
   let bytes = 0;
@@ -180,7 +182,7 @@ async function throughput(url: string, expectedSize: number, ca?: string): Promi
   );
   const seconds = (Date.now() - started) / 1000;
   await agent.close();
-  return bytes / seconds;
+  return { rate: bytes / seconds, bytes };
 }
 
 async function upload(baseUrl: string, cookie: string, name: string, size: number, onChunk?: () => void): Promise<{ id: string; url: string }> {
@@ -225,6 +227,8 @@ interface Target {
   label: string;
   url: (file: string, content: string) => string;
   ca?: string;
+  /** The processes that serve it: their CPU time per GiB sent is reported. */
+  pids: number[];
 }
 
 async function main() {
@@ -272,25 +276,39 @@ async function main() {
     const plain = await startPlainCaddy(await edge.cdnRoute());
     running.push(plain);
     const targets: Target[] = [
-      { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}` },
-      { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca },
-      { key: "floor", label: "Node floor (bare `node:http` + `fs.createReadStream`)", url: (name) => `${floor.url}/${name}` },
-      { key: "slipway", label: "Slipway in-process (no edge: Node streams the file)", url: (_, content) => `${slipway.url}${content}` },
-      { key: "caddy", label: "**Caddy edge, HTTP** (Slipway's lookup, then `file_server`: sendfile)", url: (_, content) => `${plain.url}${content}` },
-      { key: "caddyTls", label: "Caddy edge, HTTPS (`EDGE=caddy` as deployed: TLS in Go, no sendfile)", url: (_, content) => `${edge.httpsUrl}${content}`, ca: await edge.ca() },
+      { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}`, pids: [nginx.pid] },
+      { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca, pids: [nginx.pid] },
+      { key: "floor", label: "Node floor (bare `node:http` + `fs.createReadStream`)", url: (name) => `${floor.url}/${name}`, pids: [floor.pid] },
+      { key: "slipway", label: "Slipway in-process (no edge: Node streams the file)", url: (_, content) => `${slipway.url}${content}`, pids: [slipway.child.pid!] },
+      {
+        key: "caddy",
+        label: "**Caddy edge, HTTP** (Slipway's lookup, then `file_server`: sendfile)",
+        url: (_, content) => `${plain.url}${content}`,
+        pids: [plain.pid, slipway.child.pid!],
+      },
+      {
+        key: "caddyTls",
+        label: "Caddy edge, HTTPS (`EDGE=caddy` as deployed: TLS in Go, no sendfile)",
+        url: (_, content) => `${edge.httpsUrl}${content}`,
+        ca: await edge.ca(),
+        pids: [edge.pid, slipway.child.pid!],
+      },
     ];
 
     const sections: string[] = [];
     for (const [index, file] of files.entries()) {
       const speeds = new Map<string, number[]>(targets.map((t) => [t.key, []]));
       const ratios = new Map<string, number[]>(targets.map((t) => [t.key, []]));
+      const cpu = new Map<string, number[]>(targets.map((t) => [t.key, []]));
       // Warm-up (page cache, JIT, TLS sessions), and a check that every server sends the same length.
       for (const target of targets) await throughput(target.url(file.name, contents[index]), file.size, target.ca);
       for (let round = 0; round < ROUNDS; round++) {
         const line: string[] = [];
         let nginxSpeed = 0;
         for (const target of targets) {
-          const speed = await throughput(target.url(file.name, contents[index]), file.size, target.ca);
+          const before = cpuSeconds(target.pids);
+          const { rate: speed, bytes } = await throughput(target.url(file.name, contents[index]), file.size, target.ca);
+          cpu.get(target.key)!.push((cpuSeconds(target.pids) - before) / (bytes / 1024 / MiB));
           if (target.key === "nginx") nginxSpeed = speed;
           speeds.get(target.key)!.push(speed);
           ratios.get(target.key)!.push(speed / nginxSpeed);
@@ -302,12 +320,12 @@ async function main() {
       sections.push(
         `**${file.name} (${file.size / MiB} MiB)**`,
         "",
-        "| server | MiB/s (median) | × nginx (median) | rounds' range | goal ≥ 0.8× |",
-        "|---|---:|---:|---:|---|",
+        "| server | MiB/s (median) | × nginx (median) | rounds' range | goal ≥ 0.8× | CPU s per GiB sent (median) |",
+        "|---|---:|---:|---:|---|---:|",
         ...targets.map((t) => {
           const r = ratios.get(t.key)!;
           const goal = t.key === "nginx" ? "" : median(r) >= 0.8 ? "✅" : "❌";
-          return `| ${t.label} | ${mb(median(speeds.get(t.key)!))} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${goal} |`;
+          return `| ${t.label} | ${mb(median(speeds.get(t.key)!))} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${goal} | ${median(cpu.get(t.key)!).toFixed(2)} |`;
         }),
         "",
         `Both over HTTPS, Caddy edge × nginx: ${median(tls).toFixed(2)} (median; rounds ${Math.min(...tls).toFixed(2)}–${Math.max(...tls).toFixed(2)}).`,

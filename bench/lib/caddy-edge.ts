@@ -51,6 +51,7 @@ export async function startEdgeCaddy() {
   const child = runCaddy(dir, { admin: { listen: `127.0.0.1:${admin.port}` }, logging: { logs: { default: { level: "ERROR" } } } });
   await until(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200), child, "Caddy (edge)", dir);
   return {
+    pid: child.pid!,
     httpsUrl: `https://127.0.0.1:${ports.https}`,
     env: { EDGE: "caddy", EDGE_TLS: "internal", CADDY_ADMIN: `127.0.0.1:${admin.port}`, EDGE_HTTP_PORT: String(ports.http), EDGE_HTTPS_PORT: String(ports.https) },
     /** Caddy's local CA, which signs the HTTPS port's certificate. */
@@ -84,6 +85,7 @@ export async function startPlainCaddy(route: Record<string, unknown>) {
   await until(() => fetch(url).then(() => true), child, "Caddy (plain HTTP)", dir);
   return {
     url,
+    pid: child.pid!,
     async close() {
       await stop(child);
       fs.rmSync(dir, { recursive: true, force: true });
