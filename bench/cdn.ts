@@ -13,7 +13,8 @@ import { Agent, request } from "undici";
 import { startEdgeCaddy, startPlainCaddy } from "./lib/caddy-edge.ts";
 import { cpuSeconds } from "./lib/cpu.ts";
 import { hasCaddy, nginxBinary } from "./lib/proxies.ts";
-import { machine, writeSection } from "./lib/report.ts";
+import { mb, report } from "./lib/cdn-report.ts";
+import { writeSection } from "./lib/report.ts";
 import { signUp } from "./lib/slipway.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -220,7 +221,6 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-const mb = (bytesPerSecond: number) => `${Math.round(bytesPerSecond / MiB).toLocaleString("en")} MiB/s`;
 
 interface Target {
   key: string;
@@ -296,6 +296,7 @@ async function main() {
     ];
 
     const sections: string[] = [];
+    const loads: number[] = [];
     for (const [index, file] of files.entries()) {
       const speeds = new Map<string, number[]>(targets.map((t) => [t.key, []]));
       const ratios = new Map<string, number[]>(targets.map((t) => [t.key, []]));
@@ -314,25 +315,26 @@ async function main() {
           ratios.get(target.key)!.push(speed / nginxSpeed);
           line.push(`${target.key} ${mb(speed)} (${(speed / nginxSpeed).toFixed(2)})`);
         }
-        console.log(`${file.name} round ${round + 1}: ${line.join(", ")}; load ${os.loadavg()[0].toFixed(1)}`);
+        loads.push(os.loadavg()[0]);
+        console.log(`${file.name} round ${round + 1}: ${line.join(", ")}; load ${loads.at(-1)!.toFixed(1)}`);
       }
       const tls = speeds.get("caddyTls")!.map((speed, round) => speed / speeds.get("nginxTls")![round]);
       sections.push(
         `**${file.name} (${file.size / MiB} MiB)**`,
         "",
-        "| server | MiB/s (median) | × nginx (median) | rounds' range | goal ≥ 0.8× | CPU s per GiB sent (median) |",
-        "|---|---:|---:|---:|---|---:|",
+        "| server | MiB/s (median) | × nginx (median) | rounds' range | goal ≥ 0.8× | CPU s per GiB sent (median) | CPU per byte × nginx's |",
+        "|---|---:|---:|---:|---|---:|---:|",
         ...targets.map((t) => {
           const r = ratios.get(t.key)!;
           const goal = t.key === "nginx" ? "" : median(r) >= 0.8 ? "✅" : "❌";
-          return `| ${t.label} | ${mb(median(speeds.get(t.key)!))} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${goal} | ${median(cpu.get(t.key)!).toFixed(2)} |`;
+          return `| ${t.label} | ${mb(median(speeds.get(t.key)!))} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${goal} | ${median(cpu.get(t.key)!).toFixed(2)} | ${(median(cpu.get(t.key)!) / median(cpu.get("nginx")!)).toFixed(1)} |`;
         }),
         "",
         `Both over HTTPS, Caddy edge × nginx: ${median(tls).toFixed(2)} (median; rounds ${Math.min(...tls).toFixed(2)}–${Math.max(...tls).toFixed(2)}).`,
         "",
       );
     }
-    const body = report({ sections, idle, peak, uploadSeconds });
+    const body = report({ sections, idle, peak, uploadSeconds, loads, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, uploadBytes: UPLOAD_BYTES });
     console.log(`\n${body}`);
     writeSection(path.join(ROOT, "bench/RESULTS.md"), "cdn", body);
   } finally {
@@ -340,40 +342,6 @@ async function main() {
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(nginxRoot, { recursive: true, force: true });
   }
-}
-
-function report({ sections, idle, peak, uploadSeconds }: { sections: string[]; idle: number; peak: number; uploadSeconds: number }): string {
-  return [
-    "## CDN: downloads vs nginx (`sendfile on`), and RSS while uploading 1 GiB",
-    "",
-    `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:cdn\``,
-    `- Machine: ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} at the end of the run (other work shares the CPUs: the servers alternate within each round so all see the same contention, and the medians damp it)`,
-    `- Slipway runs as its own process (\`node --import tsx server/main.ts\`, \`NODE_ENV=production\`, SQLite, local disk storage, \`LOG_LEVEL=silent\`, \`EDGE=caddy\`, \`EDGE_TLS=internal\`); ` +
-      "nginx (Debian's) with `worker_processes 1`, `sendfile on`, `tcp_nopush on`, serving copies of the same files from a folder of its own; Caddy (Debian's 2.6) with `GOMAXPROCS=1`. " +
-      `The load generator (this process, undici) keeps ${CONNECTIONS} keep-alive connections downloading one file for ${SECONDS} s, checking every body's length; ` +
-      `the servers take turns, ${ROUNDS} rounds after a warm-up (medians; each ratio against nginx in its own round). All share the machine's CPUs.`,
-    "- Slipway and Caddy are measured on the content path (`/cdn/:id/:name`, where `GET /api/cdn/:id` redirects): the bytes, not the redirect.",
-    "",
-    ...sections,
-    "**Caddy edge** (`EDGE=caddy`, local storage, `EDGE_CDN_FILES=caddy`, the default; server/platform/edge/caddy-cdn.ts): every content request still goes to Slipway, " +
-      "which looks the file up (a deleted file is its 404, a 304 or 416 its answer) and replies with the content's headers and the file's name inside the CDN folder " +
-      "instead of the bytes; Caddy's `file_server` then sends the file (the X-Accel-Redirect pattern). The HTTP row is a second Caddy running the very route " +
-      "Slipway loaded into the edge (read back from its admin API), on plain HTTP like nginx: Go's `sendfile`. The HTTPS row is what browsers get from the edge " +
-      "as deployed: TLS in Go, so the bytes are read and encrypted in user space (no sendfile, no kernel TLS), against nginx on plain HTTP.",
-    "",
-    "**Node floor**: a bare `node:http` server in its own process streaming the same file with `fs.createReadStream` (no framework, no lookup, " +
-      "only type and length headers): the most any Node server copying the file through user space reaches here.",
-    "",
-    "How Slipway serves the content path itself (server/http/cdn.ts, without an edge or with `EDGE_CDN_FILES=slipway`): bodies up to 2 MiB are read whole " +
-      "with one `read` and sent with one write; larger ones stream from the file in 64 KiB chunks (Node's default; 1 MiB chunks measured slower, each " +
-      "being a fresh allocation outside Node's buffer pool). Node has no `sendfile`, so every byte crosses user space once. The lookup of a file by id is " +
-      "cached in memory (rows never change), so a download costs no database query.",
-    "",
-    `Upload of a 1 GiB file (\`POST /api/cdn\`, multipart with Content-Length, streamed into local storage): Slipway's RSS was ${mb(idle).replace("/s", "")} idle and ` +
-      `peaked at ${mb(peak).replace("/s", "")}, **+${mb(peak - idle).replace("/s", "")}** (goal < 50 MB above idle ${peak - idle < 50e6 ? "✅" : "❌"}), ` +
-      `sampled every 20 ms from \`/proc/<pid>/status\`; the upload took ${uploadSeconds.toFixed(1)} s (${mb(UPLOAD_BYTES / uploadSeconds)}).`,
-    "",
-  ].join("\n");
 }
 
 /** The storage key of a file, read from the bench server's SQLite database (the bench reads, never writes). */
