@@ -1,16 +1,20 @@
-// `npm run bench:cdn`: CDN downloads (1 MiB and 100 MiB files) through Slipway's local content path against
-// nginx (`sendfile on`) serving the same files in the same run, and the platform's peak RSS while a 1 GiB file
+// `npm run bench:cdn`: CDN downloads (1 MiB and 100 MiB files) through Slipway's local content path, and through
+// the Caddy edge that sends them with file_server (HTTP and HTTPS), against nginx (`sendfile on`) serving the same
+// files in the same run, and the platform's peak RSS while a 1 GiB file
 // is uploaded. Slipway runs as its own process (`node --import tsx server/main.ts`), so its RSS is its
 // own; the load generator runs here. Writes the "cdn" section of bench/RESULTS.md.
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Agent, request } from "undici";
-import { nginxBinary } from "./lib/proxies.ts";
-import { machine, writeSection } from "./lib/report.ts";
+import { startEdgeCaddy, startPlainCaddy } from "./lib/caddy-edge.ts";
+import { cpuSeconds } from "./lib/cpu.ts";
+import { hasCaddy, nginxBinary } from "./lib/proxies.ts";
+import { mb, report } from "./lib/cdn-report.ts";
+import { writeSection } from "./lib/report.ts";
 import { signUp } from "./lib/slipway.ts";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -47,7 +51,7 @@ function rssBytes(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-async function startSlipwayProcess(dataDir: string) {
+async function startSlipwayProcess(dataDir: string, edgeEnv: Record<string, string>) {
   const port = await freePort();
   // `node --import tsx`, not the tsx CLI (which runs the script in a child process): one process to measure.
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
@@ -64,6 +68,7 @@ async function startSlipwayProcess(dataDir: string) {
       DEFAULT_CDN_BYTES: String(4 * 1024 * MiB),
       DEFAULT_MAX_UPLOAD_BYTES: String(2 * 1024 * MiB),
       SANDBOX_ALLOW_PARTIAL: "true",
+      ...edgeEnv,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -76,6 +81,11 @@ async function startNginxStatic(binary: string, root: string) {
   const prefix = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-nginx-"));
   fs.chmodSync(prefix, 0o755);
   const port = await freePort();
+  const tlsPort = await freePort();
+  // A self-signed certificate for 127.0.0.1 (ECDSA P-256, as Caddy's local CA issues) for the HTTPS row.
+  const certificate = ["-keyout", `${prefix}/key.pem`, "-out", `${prefix}/cert.pem`, "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"];
+  const made = spawnSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", ...certificate], { stdio: "ignore" });
+  if (made.status !== 0) throw new Error("openssl could not make a certificate for nginx's HTTPS row");
   const conf = path.join(prefix, "nginx.conf");
   fs.writeFileSync(
     conf,
@@ -97,6 +107,9 @@ http {
   scgi_temp_path ${prefix}/scgi;
   server {
     listen 127.0.0.1:${port};
+    listen 127.0.0.1:${tlsPort} ssl;
+    ssl_certificate ${prefix}/cert.pem;
+    ssl_certificate_key ${prefix}/key.pem;
     root ${root};
     etag on;
     add_header Cache-Control "public, max-age=31536000, immutable";
@@ -109,6 +122,9 @@ http {
   await waitFor(`${url}/`, child).catch(() => {});
   return {
     url,
+    pid: child.pid!,
+    tlsUrl: `https://127.0.0.1:${tlsPort}`,
+    ca: fs.readFileSync(`${prefix}/cert.pem`, "utf8"),
     async close() {
       await stop(child);
       fs.rmSync(prefix, { recursive: true, force: true });
@@ -135,7 +151,7 @@ async function startNodeFloor(root: string) {
   const child = spawn(process.execPath, ["-e", NODE_FLOOR, root, String(port)], { stdio: "ignore" });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/`, child);
-  return { url, close: () => stop(child) };
+  return { url, pid: child.pid!, close: () => stop(child) };
 }
 
 function stop(child: ChildProcess): Promise<void> {
@@ -147,9 +163,9 @@ function stop(child: ChildProcess): Promise<void> {
   });
 }
 
-/** CONNECTIONS keep-alive loops downloading `url` for SECONDS; bytes per second received. */
-async function throughput(url: string, expectedSize: number): Promise<number> {
-  const agent = new Agent({ connections: CONNECTIONS, pipelining: 1 });
+/** CONNECTIONS keep-alive loops downloading `url` for SECONDS; bytes per second received. `ca`: for HTTPS. */
+async function throughput(url: string, expectedSize: number, ca?: string): Promise<{ rate: number; bytes: number }> {
+  const agent = new Agent({ connections: CONNECTIONS, pipelining: 1, ...(ca ? { connect: { ca } } : {}) });
   const deadline = Date.now() + SECONDS * 1000;
   let bytes = 0;
   const started = Date.now();
@@ -167,7 +183,7 @@ async function throughput(url: string, expectedSize: number): Promise<number> {
   );
   const seconds = (Date.now() - started) / 1000;
   await agent.close();
-  return bytes / seconds;
+  return { rate: bytes / seconds, bytes };
 }
 
 async function upload(baseUrl: string, cookie: string, name: string, size: number, onChunk?: () => void): Promise<{ id: string; url: string }> {
@@ -205,18 +221,28 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-const mb = (bytesPerSecond: number) => `${Math.round(bytesPerSecond / MiB).toLocaleString("en")} MiB/s`;
+
+interface Target {
+  key: string;
+  label: string;
+  url: (file: string, content: string) => string;
+  ca?: string;
+  /** The processes that serve it: their CPU time per GiB sent is reported. */
+  pids: number[];
+}
 
 async function main() {
   const binary = nginxBinary();
   if (!binary) throw new Error("nginx is not installed: apt-get install nginx-light");
+  if (!hasCaddy()) throw new Error("caddy is not installed: apt-get install caddy");
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-cdn-"));
   const nginxRoot = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-cdn-files-"));
   fs.chmodSync(nginxRoot, 0o755);
-  const slipway = await startSlipwayProcess(dataDir);
-  let nginx: Awaited<ReturnType<typeof startNginxStatic>> | null = null;
-  let floor: Awaited<ReturnType<typeof startNodeFloor>> | null = null;
+  const edge = await startEdgeCaddy();
+  const running: { close(): Promise<void> }[] = [edge];
   try {
+    const slipway = await startSlipwayProcess(dataDir, edge.env);
+    running.push(slipway);
     const cookie = await signUp(slipway.url, `bench${Date.now()}`);
     // Idle: after boot and a first request, before anything is uploaded.
     await new Promise((r) => setTimeout(r, 1000));
@@ -224,99 +250,95 @@ async function main() {
     let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(slipway.child.pid!))), 20);
     const uploadStart = Date.now();
-    const big = await upload(slipway.url, cookie, "one-gib.bin", UPLOAD_BYTES);
+    await upload(slipway.url, cookie, "one-gib.bin", UPLOAD_BYTES);
     const uploadSeconds = (Date.now() - uploadStart) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssBytes(slipway.child.pid!));
     console.log(`1 GiB upload: idle RSS ${mb(idle).replace("/s", "")}, peak ${mb(peak).replace("/s", "")} (+${mb(peak - idle).replace("/s", "")}) in ${uploadSeconds.toFixed(1)} s`);
-    void big;
 
     const files = [
       { name: "one-mib.bin", size: MiB },
       { name: "hundred-mib.bin", size: 100 * MiB },
     ];
-    const rows: { name: string; size: number; slipway: number; nginx: number; floor: number; ratio: number; floorRatio: number; low: number; high: number }[] = [];
-    const targets = [];
+    const contents: string[] = [];
     for (const file of files) {
       const stored = await upload(slipway.url, cookie, file.name, file.size);
       const redirect = await fetch(stored.url, { redirect: "manual" });
-      const content = new URL(redirect.headers.get("location")!, slipway.url).toString();
+      contents.push(new URL(redirect.headers.get("location")!, slipway.url).pathname);
       // nginx serves a copy of the same bytes from its own folder.
       fs.copyFileSync(path.join(dataDir, "storage", (await storageKeyOf(dataDir, stored.id)) ?? ""), path.join(nginxRoot, file.name));
       fs.chmodSync(path.join(nginxRoot, file.name), 0o644);
-      targets.push({ file, content });
     }
-    nginx = await startNginxStatic(binary, nginxRoot);
-    floor = await startNodeFloor(nginxRoot);
-    for (const { file, content } of targets) {
-      const ours: number[] = [];
-      const theirs: number[] = [];
-      const floors: number[] = [];
-      const ratios: number[] = [];
-      const floorRatios: number[] = [];
-      await throughput(content, file.size); // warm-up (page cache, JIT)
-      for (let round = 0; round < ROUNDS; round++) {
-        const n = await throughput(`${nginx.url}/${file.name}`, file.size);
-        const f = await throughput(`${floor.url}/${file.name}`, file.size);
-        const s = await throughput(content, file.size);
-        theirs.push(n);
-        floors.push(f);
-        ours.push(s);
-        ratios.push(s / n);
-        floorRatios.push(f / n);
-        console.log(`${file.name} round ${round + 1}: slipway ${mb(s)}, node floor ${mb(f)}, nginx ${mb(n)}, ratio ${(s / n).toFixed(2)} (floor ${(f / n).toFixed(2)})`);
-      }
-      rows.push({
-        name: file.name,
-        size: file.size,
-        slipway: median(ours),
-        nginx: median(theirs),
-        floor: median(floors),
-        ratio: median(ratios),
-        floorRatio: median(floorRatios),
-        low: Math.min(...ratios),
-        high: Math.max(...ratios),
-      });
-    }
+    const nginx = await startNginxStatic(binary, nginxRoot);
+    running.push(nginx);
+    const floor = await startNodeFloor(nginxRoot);
+    running.push(floor);
+    const plain = await startPlainCaddy(await edge.cdnRoute());
+    running.push(plain);
+    const targets: Target[] = [
+      { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}`, pids: [nginx.pid] },
+      { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca, pids: [nginx.pid] },
+      { key: "floor", label: "Node floor (bare `node:http` + `fs.createReadStream`)", url: (name) => `${floor.url}/${name}`, pids: [floor.pid] },
+      { key: "slipway", label: "Slipway in-process (no edge: Node streams the file)", url: (_, content) => `${slipway.url}${content}`, pids: [slipway.child.pid!] },
+      {
+        key: "caddy",
+        label: "**Caddy edge, HTTP** (Slipway's lookup, then `file_server`: sendfile)",
+        url: (_, content) => `${plain.url}${content}`,
+        pids: [plain.pid, slipway.child.pid!],
+      },
+      {
+        key: "caddyTls",
+        label: "Caddy edge, HTTPS (`EDGE=caddy` as deployed: TLS in Go, no sendfile)",
+        url: (_, content) => `${edge.httpsUrl}${content}`,
+        ca: await edge.ca(),
+        pids: [edge.pid, slipway.child.pid!],
+      },
+    ];
 
-    const body = [
-      "## CDN: downloads vs nginx (`sendfile on`), and RSS while uploading 1 GiB",
-      "",
-      `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:cdn\``,
-      `- Machine: ${machine()}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} at the end of the run (other work shares the CPUs: the rounds alternate so both sides see the same contention, and the medians damp it)`,
-      `- Slipway runs as its own process (\`node --import tsx server/main.ts\`, \`NODE_ENV=production\`, SQLite, local disk storage, \`LOG_LEVEL=silent\`); ` +
-        "nginx (Debian's) with `worker_processes 1`, `sendfile on`, `tcp_nopush on`, serving copies of the same files from a folder of its own. " +
-        `The load generator (this process, undici) keeps ${CONNECTIONS} keep-alive connections downloading one file for ${SECONDS} s, checking every body's length; ` +
-        `nginx and Slipway alternate, ${ROUNDS} rounds after a warm-up (medians; each ratio against nginx in its own round). All three share the machine's CPUs.`,
-      "- Slipway is measured on its content path (`/cdn/:id/:name`, where `GET /api/cdn/:id` redirects): the bytes, not the redirect.",
-      "",
-      "| file | Slipway | Node floor | nginx | Slipway × nginx (median) | rounds' range | Node floor × nginx | goal |",
-      "|---|---:|---:|---:|---:|---:|---:|---|",
-      ...rows.map(
-        (r) =>
-          `| ${r.name} (${r.size / MiB} MiB) | ${mb(r.slipway)} | ${mb(r.floor)} | ${mb(r.nginx)} | ${r.ratio.toFixed(2)} | ${r.low.toFixed(2)}–${r.high.toFixed(2)} | ${r.floorRatio.toFixed(2)} | ≥ 0.8× ${r.ratio >= 0.8 ? "✅" : "❌"} |`,
-      ),
-      "",
-      "**Node floor**: a bare `node:http` server in its own process streaming the same file with `fs.createReadStream` (no framework, no lookup, " +
-        "only type and length headers), measured in the same rounds: the most any Node server copying the file through user space reaches here.",
-      "",
-      "How the content path is served (server/http/cdn.ts): bodies up to 2 MiB are read whole with one `read` and sent with one write; larger ones stream " +
-        "from the file in 64 KiB chunks (Node's default). 1 MiB chunks measured slower on the 100 MiB file (about 0.3–0.5× nginx against 0.8–1.1× " +
-        "for 64 KiB, same machine, same load), as each chunk is a fresh allocation outside Node's buffer pool. Node has no `sendfile`, so every byte " +
-        "crosses user space once, where nginx hands the file to the kernel: on a busy machine, where the copy competes for the CPUs, that gap widens, " +
-        "which is why the rounds' ratios spread. The lookup of a file by id is cached in memory (rows never change), so a download costs no database query.",
-      "",
-      `Upload of a 1 GiB file (\`POST /api/cdn\`, multipart with Content-Length, streamed into local storage): Slipway's RSS was ${mb(idle).replace("/s", "")} idle and ` +
-        `peaked at ${mb(peak).replace("/s", "")}, **+${mb(peak - idle).replace("/s", "")}** (goal < 50 MB above idle ${peak - idle < 50e6 ? "✅" : "❌"}), ` +
-        `sampled every 20 ms from \`/proc/<pid>/status\`; the upload took ${uploadSeconds.toFixed(1)} s (${mb(UPLOAD_BYTES / uploadSeconds)}).`,
-      "",
-    ].join("\n");
+    const sections: string[] = [];
+    const loads: number[] = [];
+    for (const [index, file] of files.entries()) {
+      const speeds = new Map<string, number[]>(targets.map((t) => [t.key, []]));
+      const ratios = new Map<string, number[]>(targets.map((t) => [t.key, []]));
+      const cpu = new Map<string, number[]>(targets.map((t) => [t.key, []]));
+      // Warm-up (page cache, JIT, TLS sessions), and a check that every server sends the same length.
+      for (const target of targets) await throughput(target.url(file.name, contents[index]), file.size, target.ca);
+      for (let round = 0; round < ROUNDS; round++) {
+        const line: string[] = [];
+        let nginxSpeed = 0;
+        for (const target of targets) {
+          const before = cpuSeconds(target.pids);
+          const { rate: speed, bytes } = await throughput(target.url(file.name, contents[index]), file.size, target.ca);
+          cpu.get(target.key)!.push((cpuSeconds(target.pids) - before) / (bytes / 1024 / MiB));
+          if (target.key === "nginx") nginxSpeed = speed;
+          speeds.get(target.key)!.push(speed);
+          ratios.get(target.key)!.push(speed / nginxSpeed);
+          line.push(`${target.key} ${mb(speed)} (${(speed / nginxSpeed).toFixed(2)})`);
+        }
+        loads.push(os.loadavg()[0]);
+        console.log(`${file.name} round ${round + 1}: ${line.join(", ")}; load ${loads.at(-1)!.toFixed(1)}`);
+      }
+      const tls = speeds.get("caddyTls")!.map((speed, round) => speed / speeds.get("nginxTls")![round]);
+      sections.push(
+        `**${file.name} (${file.size / MiB} MiB)**`,
+        "",
+        "| server | MiB/s (median) | × nginx (median) | rounds' range | goal ≥ 0.8× | CPU s per GiB sent (median) | CPU per byte × nginx's |",
+        "|---|---:|---:|---:|---|---:|---:|",
+        ...targets.map((t) => {
+          const r = ratios.get(t.key)!;
+          const goal = t.key === "nginx" ? "" : median(r) >= 0.8 ? "✅" : "❌";
+          return `| ${t.label} | ${mb(median(speeds.get(t.key)!))} | ${median(r).toFixed(2)} | ${Math.min(...r).toFixed(2)}–${Math.max(...r).toFixed(2)} | ${goal} | ${median(cpu.get(t.key)!).toFixed(2)} | ${(median(cpu.get(t.key)!) / median(cpu.get("nginx")!)).toFixed(1)} |`;
+        }),
+        "",
+        `Both over HTTPS, Caddy edge × nginx: ${median(tls).toFixed(2)} (median; rounds ${Math.min(...tls).toFixed(2)}–${Math.max(...tls).toFixed(2)}).`,
+        "",
+      );
+    }
+    const body = report({ sections, idle, peak, uploadSeconds, loads, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, uploadBytes: UPLOAD_BYTES });
     console.log(`\n${body}`);
     writeSection(path.join(ROOT, "bench/RESULTS.md"), "cdn", body);
   } finally {
-    await nginx?.close();
-    await floor?.close();
-    await slipway.close();
+    for (const server of running.reverse()) await server.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
     fs.rmSync(nginxRoot, { recursive: true, force: true });
   }

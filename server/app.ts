@@ -1,5 +1,6 @@
 // Builds the HTTP server: one Fastify instance serving the API, GraphQL (HTTP + WebSocket), the
 // dashboard and, later, OAuth and deployed apps.
+import { randomBytes } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyMultipart from "@fastify/multipart";
@@ -23,6 +24,7 @@ import { registerDashboard } from "./http/web.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
+import { LocalStorage } from "./platform/storage/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
 
@@ -96,7 +98,12 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(githubWebhookRoutes, { platform });
   await app.register(backupDownloadRoutes, { platform });
   await app.register(domainChallengeRoute, { platform });
-  await app.register(cdnRoutes, { platform });
+  // EDGE_CDN_FILES=caddy with local storage: Caddy sends CDN files (sendfile) once Slipway has looked them up.
+  const edgeFiles =
+    config.edge?.cdnFiles === "caddy" && platform.storage instanceof LocalStorage
+      ? { root: platform.storage.pathOf("cdn"), token: randomBytes(32).toString("base64url") }
+      : undefined;
+  await app.register(cdnRoutes, { platform, edgeToken: edgeFiles?.token });
   await app.register(async (scope) => graphiqlAssetRoutes(scope));
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
@@ -126,6 +133,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
         appsDomain: config.appsDomain,
         platformHostname: new URL(config.publicUrl).hostname,
         slipway: { host: dialable(config.host), port: typeof address === "object" && address ? address.port : config.port },
+        cdnFiles: edgeFiles,
       });
       if (edge) {
         const routes = platform.engine.routes;

@@ -117,6 +117,7 @@ const schema = z.object({
   EDGE_TLS: z.enum(["acme", "internal"], { error: "expected acme (Let's Encrypt/ZeroSSL) or internal (Caddy's local CA, tests and offline installs)" }).default("acme"),
   EDGE_HTTP_PORT: z.coerce.number({ error: "expected a port number" }).int().min(1, "expected a port number").max(65535, "expected a port number").default(80),
   EDGE_HTTPS_PORT: z.coerce.number({ error: "expected a port number" }).int().min(1, "expected a port number").max(65535, "expected a port number").default(443),
+  EDGE_CDN_FILES: z.enum(["caddy", "slipway"], { error: "expected caddy (Caddy sends local CDN files with sendfile) or slipway (Slipway streams them)" }).default("caddy"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -186,7 +187,15 @@ export interface Config {
    * EDGE=caddy: Caddy serves the app hosts, custom domains and the platform's host over HTTPS, configured
    * through its admin API (server/platform/edge/); unset: the in-process router serves apps over HTTP.
    */
-  edge?: { kind: "caddy"; admin: CaddyAdmin; tls: "acme" | "internal"; httpPort: number; httpsPort: number };
+  edge?: {
+    kind: "caddy";
+    admin: CaddyAdmin;
+    tls: "acme" | "internal";
+    httpPort: number;
+    httpsPort: number;
+    /** Who sends the bytes of CDN files on local disk: Caddy (file_server, sendfile) after Slipway's lookup, or Slipway. */
+    cdnFiles: "caddy" | "slipway";
+  };
   logLevel: string;
 }
 
@@ -260,7 +269,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       resolve: new Map(e.DOMAIN_VERIFY_RESOLVE.map((pair) => [pair.slice(0, pair.indexOf(":")).toLowerCase(), pair.slice(pair.indexOf(":") + 1)])),
       dnsServers: e.DOMAIN_VERIFY_DNS_SERVERS,
     },
-    edge: e.EDGE ? { kind: e.EDGE, admin: caddyAdmin(e.CADDY_ADMIN), tls: e.EDGE_TLS, httpPort: e.EDGE_HTTP_PORT, httpsPort: e.EDGE_HTTPS_PORT } : undefined,
+    edge: e.EDGE
+      ? { kind: e.EDGE, admin: caddyAdmin(e.CADDY_ADMIN), tls: e.EDGE_TLS, httpPort: e.EDGE_HTTP_PORT, httpsPort: e.EDGE_HTTPS_PORT, cdnFiles: e.EDGE_CDN_FILES }
+      : undefined,
     logLevel: e.LOG_LEVEL,
   };
 }

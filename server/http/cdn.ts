@@ -4,10 +4,12 @@
 // never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
 // No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
 // (an opaque origin, no script) and nosniff, and anything but plain media is a download (attachment).
+import { timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { NotFoundError } from "../errors.ts";
+import { EDGE_TOKEN_HEADER, SENDFILE_HEADER, SENDFILE_RANGE_HEADER } from "../platform/edge/caddy-cdn.ts";
 import type { Platform } from "../platform/index.ts";
 import { contentDisposition, LocalStorage } from "../platform/storage/index.ts";
 import type { CdnFile } from "../services/cdn.ts";
@@ -32,7 +34,12 @@ export function contentPath(file: Pick<CdnFile, "id" | "name">): string {
   return `/cdn/${file.id}/${encodeURIComponent(file.name)}`;
 }
 
-export async function cdnRoutes(app: FastifyInstance, { platform }: { platform: Platform }) {
+/**
+ * `edgeToken`: set when the edge sends local CDN files itself (server/platform/edge/caddy-cdn.ts): a request
+ * carrying it is answered with the file's name and headers, not its bytes. Any other request (straight to
+ * Slipway, or from an edge loaded by another instance) gets the bytes from here.
+ */
+export async function cdnRoutes(app: FastifyInstance, { platform, edgeToken }: { platform: Platform; edgeToken?: string }) {
   const { storage, services } = platform;
 
   app.get<{ Params: { id: string } }>("/api/cdn/:id", async (request, reply) => {
@@ -72,11 +79,12 @@ export async function cdnRoutes(app: FastifyInstance, { platform }: { platform: 
     reply.raw.once("finish", () => {
       if (closing) socket.end();
     });
-    return serveLocal(request, reply, file, local.pathOf(file.storageKey), () => services.cdn.forget(file.id));
+    const sendfile = edgeToken !== undefined && hasToken(request.headers[EDGE_TOKEN_HEADER.toLowerCase()], edgeToken);
+    return serveLocal(request, reply, file, local.pathOf(file.storageKey), () => services.cdn.forget(file.id), sendfile);
   });
 }
 
-async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: CdnFile, filePath: string, gone: () => void) {
+async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: CdnFile, filePath: string, gone: () => void, sendfile: boolean) {
   const size = Number(file.size);
   const etag = `"${file.sha256}"`;
   reply.headers({
@@ -94,6 +102,18 @@ async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: Cd
   const range = ifRange(first(request.headers["if-range"]), etag) ? parseRange(request.headers.range, size) : null;
   if (range === "unsatisfiable") {
     return reply.status(416).header("Content-Range", `bytes */${size}`).header("Content-Type", "text/plain; charset=utf-8").send("Range Not Satisfiable");
+  }
+  if (sendfile && file.storageKey.startsWith("cdn/")) {
+    // The edge sends the bytes: only the file inside its CDN folder, the range and the headers go back.
+    if (!(await exists(filePath))) {
+      gone();
+      throw new NotFoundError("No file with this id.");
+    }
+    return reply
+      .header("Content-Type", file.contentType)
+      .header(SENDFILE_HEADER, `/${file.storageKey.slice("cdn/".length)}`)
+      .header(SENDFILE_RANGE_HEADER, range ? `bytes=${range.start}-${range.end}` : "")
+      .send();
   }
   let handle: fs.promises.FileHandle;
   try {
@@ -125,6 +145,21 @@ async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: Cd
     }
   }
   return reply.send(handle.createReadStream({ ...(range ?? {}), highWaterMark: READ_CHUNK }));
+}
+
+function hasToken(header: string | string[] | undefined, token: string): boolean {
+  const given = Buffer.from(first(header) ?? "");
+  const expected = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+async function exists(filePath: string): Promise<boolean> {
+  try {
+    return (await fs.promises.stat(filePath)).isFile();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
 }
 
 /** If-None-Match holds the ETag (weak comparison, RFC 9110 13.1.2) or `*`. */

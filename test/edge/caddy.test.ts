@@ -28,7 +28,9 @@ describe("EDGE configuration", () => {
   const load = (env: Record<string, string>) => loadConfig({ DATA_DIR: "/tmp/x", ...env });
 
   it("accepts a loopback or unix socket admin endpoint and refuses anything else at boot", () => {
-    expect(load({ EDGE: "caddy" }).edge).toEqual({ kind: "caddy", admin: { host: "127.0.0.1", port: 2019 }, tls: "acme", httpPort: 80, httpsPort: 443 });
+    expect(load({ EDGE: "caddy" }).edge).toEqual({ kind: "caddy", admin: { host: "127.0.0.1", port: 2019 }, tls: "acme", httpPort: 80, httpsPort: 443, cdnFiles: "caddy" });
+    expect(load({ EDGE: "caddy", EDGE_CDN_FILES: "slipway" }).edge?.cdnFiles).toBe("slipway");
+    expect(() => load({ EDGE: "caddy", EDGE_CDN_FILES: "nginx" })).toThrow(/EDGE_CDN_FILES: expected caddy/);
     expect(load({ EDGE: "caddy", CADDY_ADMIN: "[::1]:2020", EDGE_TLS: "internal" }).edge).toMatchObject({ admin: { host: "::1", port: 2020 }, tls: "internal" });
     expect(load({ EDGE: "caddy", CADDY_ADMIN: "localhost:2019" }).edge?.admin).toEqual({ host: "localhost", port: 2019 });
     expect(load({ EDGE: "caddy", CADDY_ADMIN: "/run/caddy/admin.sock" }).edge?.admin).toEqual({ socketPath: "/run/caddy/admin.sock" });
@@ -379,7 +381,7 @@ describe.skipIf(!HAS_CADDY)("the Caddy edge over a unix socket admin endpoint", 
       await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin socket");
       const ports = { http: await freePort(), https: await freePort() };
       const edge = createCaddyEdge(
-        { kind: "caddy", admin, tls: "internal", httpPort: ports.http, httpsPort: ports.https },
+        { kind: "caddy", admin, tls: "internal", httpPort: ports.http, httpsPort: ports.https, cdnFiles: "caddy" },
         { appsDomain: "apps.test", platformHostname: "platform.test", slipway: { host: "127.0.0.1", port: 1 } },
       );
       expect(await edge.holdsConfig()).toBe(false);

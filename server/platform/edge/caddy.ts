@@ -9,6 +9,8 @@
 // Slipway, which answers them exactly as it does in-process (same status pages), as do the platform's own host
 // and anything else. Custom domains get HSTS. An app's Set-Cookie loses any Domain attribute (host-only, so no
 // cookie reaches a sibling app or the platform: the in-process router drops such cookies instead).
+// The platform host's CDN content path, with local storage, is sent by Caddy itself after Slipway's lookup
+// (caddy-cdn.ts: sendfile instead of a stream through Node).
 // HTTP server: domain ownership challenges and unknown hosts go to Slipway (404 page, pending domains), every
 // host Caddy has a certificate for is redirected to HTTPS; ACME HTTP challenges are answered by Caddy itself.
 // A custom domain's certificate state is what Caddy's HTTPS port offers for it (a TLS handshake with its name):
@@ -17,6 +19,7 @@ import http from "node:http";
 import tls from "node:tls";
 import type { CaddyAdmin, Config } from "../../config.ts";
 import type { RouteSnapshot } from "../../hosting/routes.ts";
+import { cdnRoute } from "./caddy-cdn.ts";
 import type { EdgeDriver, EdgeOptions } from "./types.ts";
 
 type CaddyConfig = NonNullable<Config["edge"]>;
@@ -41,7 +44,10 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
     if (target.verified) domainsOf.set(target.slug, [...(domainsOf.get(target.slug) ?? []), hostname]);
   }
   // The platform's host first: it is never an app's, even when shaped like one (as in-process).
-  const routes: Json[] = [{ match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true }];
+  const routes: Json[] = [
+    ...(options.cdnFiles ? [cdnRoute(options.platformHostname, dial(options.slipway), options.cdnFiles)] : []),
+    { match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true },
+  ];
   const hosts: string[] = [options.platformHostname];
   for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
     const handler = target.kind === "proxy" ? appHandler(target) : slipway;

@@ -1,6 +1,7 @@
 // An edge: a reverse proxy in front of Slipway and the apps (EDGE=caddy) that serves every app host, custom
 // domain and the platform's own host over HTTPS. It is configured from the engine's route table, whole.
 import type { RouteSnapshot } from "../../hosting/routes.ts";
+import type { EdgeCdnFiles } from "./caddy-cdn.ts";
 
 export interface EdgeDriver {
   readonly name: string;
@@ -19,4 +20,6 @@ export interface EdgeOptions {
   platformHostname: string;
   /** Slipway's own listening address, as the edge dials it. */
   slipway: { host: string; port: number };
+  /** Local CDN files the edge sends itself (Slipway answering their lookups); unset: Slipway sends them. */
+  cdnFiles?: EdgeCdnFiles;
 }

@@ -1,0 +1,278 @@
+// EDGE=caddy with local storage (EDGE_CDN_FILES=caddy, the default): a real Caddy sends CDN files with
+// file_server after Slipway's lookup (server/platform/edge/caddy-cdn.ts). Downloads through Caddy keep Slipway's
+// bytes and headers, ranges and validators; a deleted file is a 404; no URL reaches a file outside the CDN
+// folder; a client cannot make Slipway name a file (only Caddy's token does), and EDGE_CDN_FILES=slipway
+// leaves the bytes to Slipway.
+import { randomBytes } from "node:crypto";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { adminRequest } from "../../server/platform/edge/caddy.ts";
+import { uploadFile } from "../cdn/helpers.ts";
+import { waitFor } from "../helpers/apps.ts";
+import { Client } from "../helpers/client.ts";
+import { freePort, startServer, type TestServer } from "../helpers/server.ts";
+
+const HAS_CADDY = spawnSync("caddy", ["version"], { stdio: "ignore" }).status === 0;
+if (!HAS_CADDY) console.warn("test/edge/caddy-cdn.test.ts: skipped: `caddy` is not installed (apt-get install caddy)");
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** One request with the path sent exactly as written (no normalization of `..` or `%2f` by a URL parser). */
+function get(base: string, rawPath: string, options: { ca?: string; method?: string; headers?: Record<string, string> } = {}): Promise<Answer> {
+  const url = new URL(base);
+  const secure = url.protocol === "https:";
+  return new Promise((resolve, reject) => {
+    const req = (secure ? https : http).request(
+      { host: url.hostname, port: url.port, path: rawPath, method: options.method ?? "GET", headers: options.headers, agent: false, ...(secure ? { ca: options.ca } : {}) },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("error", reject);
+      },
+    );
+    req.setTimeout(15_000, () => req.destroy(new Error("timed out")));
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local storage)", () => {
+  let caddy: ChildProcess;
+  let caddyDir: string;
+  let admin: { host: string; port: number };
+  let server: TestServer;
+  let owner: Client;
+  let ca: string;
+  let edge: string;
+  const bytes = randomBytes(3 * 1024 * 1024 + 17);
+  let file: { id: string; url: string; sha256: string };
+
+  /** The content path `GET /api/cdn/:id` redirects to, asked of Caddy. */
+  async function contentPath(id: string): Promise<string> {
+    const redirect = await get(edge, `/api/cdn/${id}`, { ca });
+    expect(redirect.status).toBe(302);
+    return redirect.headers.location!;
+  }
+
+  beforeAll(async () => {
+    caddyDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-caddy-cdn-"));
+    admin = { host: "127.0.0.1", port: await freePort() };
+    const ports = { http: await freePort(), https: await freePort() };
+    fs.writeFileSync(path.join(caddyDir, "boot.json"), JSON.stringify({ admin: { listen: `127.0.0.1:${admin.port}` } }));
+    const env = { ...process.env, HOME: caddyDir, XDG_DATA_HOME: path.join(caddyDir, "data"), XDG_CONFIG_HOME: path.join(caddyDir, "config") };
+    caddy = spawn("caddy", ["run", "--config", path.join(caddyDir, "boot.json")], { env, stdio: ["ignore", "ignore", fs.openSync(path.join(caddyDir, "caddy.log"), "a")] });
+    await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin API");
+    server = await startServer({
+      EDGE: "caddy",
+      EDGE_TLS: "internal",
+      CADDY_ADMIN: `127.0.0.1:${admin.port}`,
+      EDGE_HTTP_PORT: String(ports.http),
+      EDGE_HTTPS_PORT: String(ports.https),
+      DEFAULT_REQUESTS_PER_MINUTE: "100000",
+    });
+    ca = JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
+    edge = `https://127.0.0.1:${ports.https}`;
+    owner = new Client(server.url);
+    await owner.signup();
+    const res = await uploadFile(owner, bytes, "données brutes.bin", "application/octet-stream");
+    expect(res.status).toBe(201);
+    file = res.body;
+    await waitFor(() => get(edge, "/api/openapi.json", { ca }).then((r) => r.status === 200, () => false), 15_000, "the platform through Caddy");
+  });
+
+  afterAll(async () => {
+    try {
+      await server?.close();
+    } finally {
+      if (caddy && caddy.exitCode === null) {
+        const exited = new Promise((resolve) => caddy.once("exit", resolve));
+        caddy.kill("SIGTERM");
+        await exited;
+      }
+      fs.rmSync(caddyDir, { recursive: true, force: true });
+    }
+  });
+
+  it("sends the bytes with Slipway's headers: type, length, disposition, strong ETag, caching, nosniff, sandbox", async () => {
+    const location = await contentPath(file.id);
+    expect(location).toBe(`/cdn/${file.id}/donn%C3%A9es%20brutes.bin`);
+    const res = await get(edge, location, { ca });
+    expect(res.status).toBe(200);
+    expect(res.body.equals(bytes)).toBe(true);
+    expect(res.headers).toMatchObject({
+      "content-type": "application/octet-stream",
+      "content-length": String(bytes.length),
+      "content-disposition": `inline; filename="donn_es brutes.bin"; filename*=UTF-8''donn%C3%A9es%20brutes.bin`,
+      etag: `"${file.sha256}"`,
+      "cache-control": "public, max-age=31536000, immutable",
+      "accept-ranges": "bytes",
+      "x-content-type-options": "nosniff",
+      "content-security-policy": "sandbox",
+      "cross-origin-resource-policy": "cross-origin",
+    });
+    // Caddy's own validators and Slipway's instructions to Caddy never reach the client.
+    expect(res.headers["last-modified"]).toBeUndefined();
+    expect(Object.keys(res.headers).filter((name) => name.startsWith("x-slipway"))).toEqual([]);
+    const head = await get(edge, location, { ca, method: "HEAD" });
+    expect(head).toMatchObject({ status: 200, headers: { "content-length": String(bytes.length), etag: `"${file.sha256}"` } });
+    expect(head.body.length).toBe(0);
+  });
+
+  it("sends an HTML upload as an attachment, never as a page of the platform's origin", async () => {
+    const html = await uploadFile(owner, "<script>alert(1)</script>", "x.html", "text/html");
+    const res = await get(edge, await contentPath(html.body.id), { ca });
+    expect(res.status).toBe(200);
+    expect(res.body.toString()).toBe("<script>alert(1)</script>");
+    expect(res.headers["content-type"]).toBe("text/html");
+    expect(res.headers["content-disposition"]).toMatch(/^attachment; /);
+    expect(res.headers["content-security-policy"]).toBe("sandbox");
+  });
+
+  it("answers ranges (206, If-Range), 416, and 304 to If-None-Match as Slipway does", async () => {
+    const location = await contentPath(file.id);
+    const etag = `"${file.sha256}"`;
+    const ranges: [string, number, number][] = [
+      ["bytes=10-19", 10, 19],
+      ["bytes=3145700-", 3145700, bytes.length - 1],
+      ["bytes=-5", bytes.length - 5, bytes.length - 1],
+    ];
+    for (const [range, start, end] of ranges) {
+      const res = await get(edge, location, { ca, headers: { range } });
+      expect(res.status, range).toBe(206);
+      expect(res.headers["content-range"], range).toBe(`bytes ${start}-${end}/${bytes.length}`);
+      expect(res.body.equals(bytes.subarray(start, end + 1)), range).toBe(true);
+    }
+    expect((await get(edge, location, { ca, headers: { range: "bytes=0-3", "if-range": etag } })).status).toBe(206);
+    const stale = await get(edge, location, { ca, headers: { range: "bytes=0-3", "if-range": '"another"' } });
+    expect(stale.status).toBe(200);
+    expect(stale.body.length).toBe(bytes.length);
+    // Several ranges are ignored (the whole file), as Slipway does.
+    expect((await get(edge, location, { ca, headers: { range: "bytes=0-1,5-6" } })).body.length).toBe(bytes.length);
+    const unsatisfiable = await get(edge, location, { ca, headers: { range: `bytes=${bytes.length}-` } });
+    expect(unsatisfiable.status).toBe(416);
+    expect(unsatisfiable.headers["content-range"]).toBe(`bytes */${bytes.length}`);
+    const cached = await get(edge, location, { ca, headers: { "if-none-match": etag } });
+    expect(cached.status).toBe(304);
+    expect(cached.body.length).toBe(0);
+  });
+
+  it("serves a deleted file no more (404), nor one gone from the disk", async () => {
+    const doomed = (await uploadFile(owner, "short-lived", "doomed.txt")).body;
+    const location = await contentPath(doomed.id);
+    expect((await get(edge, location, { ca })).body.toString()).toBe("short-lived");
+    expect((await owner.request("DELETE", `/api/cdn/${doomed.id}`)).status).toBe(204);
+    expect((await get(edge, location, { ca })).status).toBe(404);
+    expect((await get(edge, `/api/cdn/${doomed.id}`, { ca })).status).toBe(404);
+
+    // Removed from the disk behind Slipway's back (as by another instance): 404, not Caddy's empty answer.
+    const orphan = (await uploadFile(owner, "orphan", "orphan.txt")).body;
+    const orphanPath = await contentPath(orphan.id);
+    expect((await get(edge, orphanPath, { ca })).status).toBe(200);
+    const storageDir = path.join(server.config.dataDir, "storage", "cdn");
+    for (const name of fs.readdirSync(storageDir)) {
+      if (fs.readFileSync(path.join(storageDir, name), "utf8") === "orphan") fs.rmSync(path.join(storageDir, name));
+    }
+    const gone = await get(edge, orphanPath, { ca });
+    expect(gone.status).toBe(404);
+    expect(gone.headers["content-type"]).toMatch(/json/);
+  });
+
+  it("never sends a file outside the CDN folder, whatever the path", async () => {
+    const secret = fs.readFileSync(path.join(server.config.dataDir, "slipway.db")).subarray(0, 16);
+    const attempts = [
+      "/cdn/../slipway.db",
+      "/cdn/%2e%2e/%2e%2e/slipway.db",
+      "/cdn/..%2f..%2fslipway.db",
+      `/cdn/${file.id}/../../slipway.db`,
+      "/cdn/..%2f..%2fsecrets/x/y",
+      "/cdn/%2e%2e%2f%2e%2e%2fslipway.db/x",
+      "/cdn/" + "../".repeat(12) + "etc/passwd",
+      "/cdn/x/..%5c..%5cslipway.db",
+    ];
+    for (const attempt of attempts) {
+      const res = await get(edge, attempt, { ca });
+      expect(res.status, attempt).not.toBe(200);
+      expect(res.body.includes(secret), attempt).toBe(false);
+      expect(res.body.toString()).not.toMatch(/root:x:0:0/);
+    }
+    // A file's id with a traversal for a name still means that file (the name is only for the download).
+    const renamed = await get(edge, `/cdn/${file.id}/..%2f..%2f..%2fslipway.db`, { ca });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body.equals(bytes)).toBe(true);
+  });
+
+  it("names a file only to the edge: a client's token is replaced by Caddy's, and Slipway asked directly sends bytes", async () => {
+    const location = await contentPath(file.id);
+    const forged = await get(edge, location, { ca, headers: { "x-slipway-edge-token": "guess" } });
+    expect(forged.status).toBe(200);
+    expect(forged.body.equals(bytes)).toBe(true);
+
+    // Slipway itself, without the token (or with a wrong one): the bytes, no file name.
+    for (const headers of [{}, { "x-slipway-edge-token": "guess" }] as Record<string, string>[]) {
+      const direct = await get(server.url, location, { headers });
+      expect(direct.status).toBe(200);
+      expect(direct.body.equals(bytes)).toBe(true);
+      expect(direct.headers["x-slipway-sendfile"]).toBeUndefined();
+    }
+    // With the token Caddy was given (read from its configuration): a file name inside the CDN folder and no bytes.
+    const config = (await adminRequest(admin, "GET", "/config/")).body;
+    const token = /"X-Slipway-Edge-Token":\["([^"]+)"\]/.exec(config)![1];
+    const told = await get(server.url, location, { headers: { "x-slipway-edge-token": token, range: "bytes=1-2" } });
+    expect(told.status).toBe(200);
+    expect(told.body.length).toBe(0);
+    expect(told.headers["x-slipway-sendfile"]).toMatch(/^\/[0-9a-f-]{36}$/);
+    expect(told.headers["x-slipway-range"]).toBe("bytes=1-2");
+    expect(fs.readFileSync(path.join(server.config.dataDir, "storage", "cdn", told.headers["x-slipway-sendfile"] as string)).equals(bytes)).toBe(true);
+  });
+});
+
+describe.skipIf(!HAS_CADDY)("EDGE_CDN_FILES=slipway", () => {
+  it("loads no CDN route into Caddy: Slipway sends the bytes", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-caddy-cdn-off-"));
+    const admin = { host: "127.0.0.1", port: await freePort() };
+    fs.writeFileSync(path.join(dir, "boot.json"), JSON.stringify({ admin: { listen: `127.0.0.1:${admin.port}` } }));
+    const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, "data"), XDG_CONFIG_HOME: path.join(dir, "config") };
+    const child = spawn("caddy", ["run", "--config", path.join(dir, "boot.json")], { env, stdio: "ignore" });
+    let server: TestServer | undefined;
+    try {
+      await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin API");
+      const ports = { http: await freePort(), https: await freePort() };
+      server = await startServer({
+        EDGE: "caddy",
+        EDGE_TLS: "internal",
+        EDGE_CDN_FILES: "slipway",
+        CADDY_ADMIN: `127.0.0.1:${admin.port}`,
+        EDGE_HTTP_PORT: String(ports.http),
+        EDGE_HTTPS_PORT: String(ports.https),
+      });
+      const config = (await adminRequest(admin, "GET", "/config/")).body;
+      expect(config).toContain(`"listen":[":${ports.https}"]`);
+      expect(config).not.toContain("file_server");
+      expect(config).not.toContain("X-Slipway-Edge-Token");
+      const ca = JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
+      const owner = new Client(server.url);
+      await owner.signup();
+      const uploaded = (await uploadFile(owner, "streamed by Slipway", "s.txt")).body;
+      const edge = `https://127.0.0.1:${ports.https}`;
+      const location = (await get(edge, `/api/cdn/${uploaded.id}`, { ca })).headers.location!;
+      const res = await get(edge, location, { ca });
+      expect(res.status).toBe(200);
+      expect(res.body.toString()).toBe("streamed by Slipway");
+    } finally {
+      await server?.close();
+      child.kill("SIGTERM");
+      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
