@@ -54,8 +54,15 @@ interface KnownDocument {
 
 const PARAMETERS = new Set(["query", "operationName", "variables", "extensions"]);
 
-/** Answers the request and returns true, or returns false having done nothing (yoga answers it). */
-export function graphqlFastPath(options: FastPathOptions): (request: FastifyRequest, reply: FastifyReply) => Promise<boolean> {
+export interface FastPath {
+  /** Answers the request and returns true, or returns false having done nothing (yoga answers it). */
+  handle(request: FastifyRequest, reply: FastifyReply): Promise<boolean>;
+  /** How many requests it answered (tests check which path a request took). */
+  readonly answered: number;
+}
+
+export function graphqlFastPath(options: FastPathOptions): FastPath {
+  let answered = 0;
   const known = new Map<string, KnownDocument>();
   const rules = [[...specifiedRules, ...limitRules], [...specifiedRules, ...limitRules, NoSchemaIntrospectionCustomRule]];
 
@@ -100,7 +107,7 @@ export function graphqlFastPath(options: FastPathOptions): (request: FastifyRequ
     }
   }
 
-  return async (request, reply) => {
+  async function handle(request: FastifyRequest, reply: FastifyReply): Promise<boolean> {
     if (request.method !== "POST") return false;
     const params = paramsOf(request.body);
     const mediaType = params && jsonMediaType(request.headers.accept);
@@ -118,7 +125,15 @@ export function graphqlFastPath(options: FastPathOptions): (request: FastifyRequ
     reply.status(response.init.status);
     for (const [name, value] of Object.entries(response.init.headers)) reply.header(name.toLowerCase(), value);
     reply.send(response.body);
+    answered += 1;
     return true;
+  }
+
+  return {
+    handle,
+    get answered() {
+      return answered;
+    },
   };
 }
 

@@ -104,7 +104,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
       url: "/graphql",
       method: ["GET", "POST", "OPTIONS"],
       handler: async (req, reply) => {
-        if (fastPath && (await fastPath(req, reply))) return reply;
+        if (fastPath && (await fastPath.handle(req, reply))) return reply;
         const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, reply });
         response.headers.forEach((value, key) => void reply.header(key, value));
         if (response.headers.get("content-type")?.startsWith("text/html")) {
@@ -195,7 +195,7 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
   });
   const handleUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) =>
     wss.handleUpgrade(request, socket, head, (ws) => wss.emit("connection", ws, request));
-  return { yoga, handleUpgrade };
+  return { yoga, handleUpgrade, fastPath };
 }
 
 type Enveloped = { execute: (args: unknown) => never; subscribe: (args: unknown) => never };
