@@ -147,7 +147,7 @@ describe("the /graphql fast path", () => {
   });
 
   it("answers what the script expects (so that two equally wrong answers fail too)", () => {
-    const body = (name: string) => (fast.answers[steps.findIndex((s) => s.name === name)] as { status: number; body: any });
+    const body = (name: string) => (fast.answers[steps.findIndex((s) => s.name === name)] as { status: number; contentType: string; body: any });
     expect(body("anonymous viewer: unauthenticated").body.errors[0].extensions.code).toBe("unauthenticated");
     expect(body("viewer").body.data.viewer.user.name).toBe("fast");
     expect(body("signed-in introspection").body.data.__schema.queryType.name).toBe("Query");
