@@ -53,6 +53,8 @@ interface KnownDocument {
 }
 
 const PARAMETERS = new Set(["query", "operationName", "variables", "extensions"]);
+/** Longer documents (none of the dashboard's comes near) are left to yoga rather than kept here. */
+const MAX_QUERY_LENGTH = 32 * 1024;
 
 export interface FastPath {
   /** Answers the request and returns true, or returns false having done nothing (yoga answers it). */
@@ -142,7 +144,7 @@ function paramsOf(body: unknown): Params | null {
   if (!isPlainObject(body)) return null;
   for (const key in body) if (!PARAMETERS.has(key)) return null;
   const { query, operationName, variables, extensions } = body;
-  if (typeof query !== "string" || query === "") return null;
+  if (typeof query !== "string" || query === "" || query.length > MAX_QUERY_LENGTH) return null;
   if (operationName != null && typeof operationName !== "string") return null;
   if (variables != null && !isPlainObject(variables)) return null;
   if (extensions != null && !isPlainObject(extensions)) return null;
