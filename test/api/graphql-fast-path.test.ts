@@ -62,6 +62,7 @@ const steps: Step[] = [
   { name: "variables not an object", fast: false, send: (c) => raw(c.user, { query: VIEWER, variables: [1] }) },
   { name: "query not a string", fast: false, send: (c) => raw(c.user, { query: 5 }) },
   { name: "a body that is not an object", fast: false, send: (c) => raw(c.user, [{ query: VIEWER }]) },
+  { name: "a document over 32 KiB (left to yoga)", fast: false, send: (c) => c.user.graphql(`${VIEWER}${" ".repeat(33 * 1024)}`) },
   { name: "cost over 5,000", fast: true, send: (c) => c.user.graphql(`{ ${aliases(9, `authorizedApps(first: 100) { ${fields} }`)} }`) },
   { name: "costly operation, charged", fast: true, send: (c) => c.limited.graphql(`{ ${aliases(4, `authorizedApps(first: 100) { ${fields} }`)} }`) },
   { name: "costly operation, charged again", fast: true, send: (c) => c.limited.graphql(`{ ${aliases(4, `authorizedApps(first: 100) { ${fields} }`)} }`) },
