@@ -30,6 +30,8 @@ import { buildOpenApi } from "./rest/openapi.ts";
 
 export interface Slipway {
   app: FastifyInstance;
+  /** /graphql's fast path (null with GRAPHQL_FAST_PATH=false): how many requests it answered. */
+  graphqlFastPath: { readonly answered: number } | null;
   platform: Platform;
   /** Listens on config.port (0 = a free port) and returns the base URL. */
   listen(): Promise<string>;
@@ -117,6 +119,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
 
   return {
     app,
+    graphqlFastPath: graphql.fastPath,
     platform,
     async listen() {
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running

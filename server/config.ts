@@ -98,6 +98,7 @@ const schema = z.object({
   LOG_RETENTION_LINES: positiveInt.default(10_000),
   RELEASES_KEPT: positiveInt.default(5),
   GRAPHQL_JIT: bool.default(true),
+  GRAPHQL_FAST_PATH: bool.default(true),
   BACKUP_INTERVAL_HOURS: positiveInt.default(24),
   BACKUP_RETENTION_DAYS: positiveInt.default(7),
   DOMAIN_VERIFY_RESOLVE: z
@@ -131,6 +132,8 @@ export interface Config {
   production: boolean;
   /** Compiled execution (graphql-jit) for REST documents and /graphql operations; off runs graphql-js `execute`. */
   graphqlJit: boolean;
+  /** JSON POSTs of known-valid /graphql documents run without yoga's HTTP pipeline (same answers); off sends every request through yoga. */
+  graphqlFastPath: boolean;
   port: number;
   host: string;
   publicUrl: string;
@@ -225,6 +228,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     production: e.NODE_ENV === "production",
     graphqlJit: e.GRAPHQL_JIT,
+    graphqlFastPath: e.GRAPHQL_FAST_PATH,
     port: e.PORT,
     host: e.HOST,
     publicUrl,

@@ -4,11 +4,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { FastifyInstance } from "fastify";
-import { buildSlipway, type SlipwayOptions } from "../../server/app.ts";
+import { buildSlipway, type Slipway, type SlipwayOptions } from "../../server/app.ts";
 import { loadConfig } from "../../server/config.ts";
 
 export interface BenchServer {
   url: string;
+  slipway: Slipway;
   close(): Promise<void>;
 }
 
@@ -31,6 +32,7 @@ export async function startSlipway(
     const url = await slipway.listen();
     return {
       url,
+      slipway,
       async close() {
         await slipway.close();
         fs.rmSync(dataDir, { recursive: true, force: true });

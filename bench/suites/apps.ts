@@ -1,11 +1,21 @@
 // `GET /api/apps` for a user with 20 apps, against a plain Fastify route answering the identical JSON body.
 import { isDeepStrictEqual } from "node:util";
+import type { AppRow } from "../../server/services/apps.ts";
 import { startPlainFastify } from "../lib/baseline.ts";
 import { fetchJson, signUp, startSlipway } from "../lib/slipway.ts";
 import type { PreparedSuite, Row, Suite } from "../lib/types.ts";
 import { COLUMNS_EXPLAINED } from "./me.ts";
 
 const APPS = 20;
+
+/** An app as GET /api/apps answers it (the AppFields fragment), from its row. */
+function restApp(row: AppRow, url: (slug: string) => string) {
+  return {
+    slug: row.slug, name: row.name, description: row.description, status: row.status, url: url(row.slug), repo: row.repo, branch: row.branch,
+    autoDeploy: row.autoDeploy, previews: row.previews, instances: row.instances, hasGitHubToken: row.githubToken !== null,
+    createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString(),
+  };
+}
 
 export const appsSuite: Suite = {
   name: "apps",
@@ -28,15 +38,32 @@ export const appsSuite: Suite = {
       if (apps.length !== APPS) throw new Error(`GET /api/apps listed ${apps.length} apps, expected ${APPS}`);
       const plain = await startPlainFastify("/apps", apps);
       if (!isDeepStrictEqual(await fetchJson(plain.url), apps)) throw new Error("the plain route does not answer the /api/apps body");
+      // Floors: a bare route that reads the same rows per request (no auth, no GraphQL) and shapes them itself.
+      const { db, services } = server.slipway.platform;
+      const ownerId = (await db.app.findFirstOrThrow({ where: { slug: "bench-app-0" } })).ownerId;
+      const url = (slug: string) => services.apps.url(slug);
+      const sqlFloor = await startPlainFastify("/apps", async () => (await services.apps.list(ownerId, { first: 50 })).map((row) => restApp(row, url)));
+      const prismaFloor = await startPlainFastify("/apps", async () =>
+        (await db.app.findMany({ where: { ownerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50 })).map((row) => restApp(row, url)),
+      );
+      for (const floor of [sqlFloor, prismaFloor]) {
+        if (!isDeepStrictEqual(await fetchJson(floor.url), apps)) throw new Error(`the floor at ${floor.url} does not answer the /api/apps body`);
+      }
       return {
         baseline: { name: "baseline", label: "plain Fastify `GET /apps` (same JSON, no DB, no auth)", target: { url: plain.url } },
-        scenarios: [{ name: "rest", label: `REST \`GET /api/apps\` (${APPS} apps, session cookie)`, target: { url: `${server.url}/api/apps`, headers: { cookie } } }],
+        scenarios: [
+          { name: "rest", label: `REST \`GET /api/apps\` (${APPS} apps, session cookie)`, target: { url: `${server.url}/api/apps`, headers: { cookie } } },
+          { name: "sql-floor", label: "plain Fastify + the same prepared SQL read (the app service), shaped by hand: no auth, no GraphQL", target: { url: sqlFloor.url } },
+          { name: "prisma-floor", label: "plain Fastify + the same read through Prisma `findMany`, shaped by hand: no auth, no GraphQL", target: { url: prismaFloor.url } },
+        ],
         setupNotes: [
           "Real server in the bench process: fresh SQLite database in a temp `DATA_DIR`, `LOG_LEVEL=silent`, the rate limiter on and counting.",
           `One account with ${APPS} apps created through \`POST /api/apps\` (never deployed); every request carries its session cookie.`,
           `Before measuring, the plain route's body was checked to equal the \`GET /api/apps\` body (${JSON.stringify(apps).length} bytes of JSON).`,
+          "`sql-floor` and `prisma-floor` are bare Fastify apps in the same process whose route reads the user's 20 apps per request from Slipway's database (the app service's prepared SQL, or Prisma's `findMany` as before it) and shapes the REST body by hand; both answers were checked to equal the `GET /api/apps` body. They are the least a route that reads the database per request can cost, without authentication, rate limiting or GraphQL.",
         ],
         async close() {
+          await Promise.all([sqlFloor.close(), prismaFloor.close()]);
           await plain.close();
           await server.close();
         },
@@ -48,8 +75,15 @@ export const appsSuite: Suite = {
   },
 
   explain(rows: Row[]) {
-    const rest = rows.find((r) => r.scenario.name === "rest");
+    const row = (name: string) => rows.find((r) => r.scenario.name === name);
+    const [rest, sqlFloor, prismaFloor, baseline] = ["rest", "sql-floor", "prisma-floor", "baseline"].map(row);
     const verdict = rest ? `REST reached **${rest.ratio.toFixed(2)}×** the plain route: the target (≥ 0.4×) is ${rest.ratio >= 0.4 ? "**met**" : "**missed**"}.` : "";
-    return `${COLUMNS_EXPLAINED} Each request authenticates, counts against the rate limit, reads the user's apps from the database and runs the route's compiled document. ${verdict}`;
+    const floors =
+      sqlFloor && prismaFloor && baseline
+        ? ` Reading the rows per request alone, with nothing else, reaches **${sqlFloor.ratio.toFixed(2)}×** through the prepared SQL ` +
+          `(≈ ${Math.round(sqlFloor.serverMicrosPerRequest - baseline.serverMicrosPerRequest)} µs more than the plain route) and **${prismaFloor.ratio.toFixed(2)}×** through Prisma ` +
+          `(≈ ${Math.round(prismaFloor.serverMicrosPerRequest - baseline.serverMicrosPerRequest)} µs).`
+        : "";
+    return `${COLUMNS_EXPLAINED} Each request authenticates, counts against the rate limit, reads the user's apps from the database (prepared SQL for the first page) and runs the route's compiled document. ${verdict}${floors}`;
   },
 };

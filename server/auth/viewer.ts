@@ -44,6 +44,15 @@ const userSelect = {
 export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultRequestsPerMinute: number }): Authenticate {
   const { db, cache, defaultRequestsPerMinute } = deps;
 
+  // The viewer of a row the read cache holds is built once: the row is the same object until a write clears
+  // the cache, and its expiry and revocation are still checked on every request.
+  const viewers = new WeakMap<object, Viewer>();
+  function once(row: object, build: () => Viewer): Viewer {
+    let viewer = viewers.get(row);
+    if (!viewer) viewers.set(row, (viewer = build()));
+    return viewer;
+  }
+
   function viewerOf(user: ViewerUser & { quota: { requestsPerMinute: number } | null }, scopes: ReadonlySet<Scope>, via: Viewer["via"]): Viewer {
     const { quota, ...rest } = user;
     return { user: rest, scopes, requestsPerMinute: quota?.requestsPerMinute ?? defaultRequestsPerMinute, via };
@@ -56,7 +65,7 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
     );
     // An unknown or expired cookie counts as no cookie: the browser simply signs in again.
     if (!session || session.revokedAt || session.expiresAt <= new Date()) return { viewer: null };
-    return { viewer: viewerOf(session.user, scopesForRole(session.user.role), { kind: "session", sessionId: session.id }) };
+    return { viewer: once(session, () => viewerOf(session.user, scopesForRole(session.user.role), { kind: "session", sessionId: session.id })) };
   }
 
   async function byToken(token: string): Promise<Authentication> {
@@ -68,9 +77,13 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
       }),
     );
     if (!row || row.revokedAt || row.accessTokenExpiresAt <= new Date()) return { viewer: null, error: new InvalidTokenError() };
-    const allowed = scopesForRole(row.user.role);
-    const scopes = new Set(parseScope(row.scope).scopes.filter((s) => allowed.has(s)));
-    return { viewer: viewerOf(row.user, scopes, { kind: "token", tokenId: row.id, clientId: row.clientId }) };
+    return {
+      viewer: once(row, () => {
+        const allowed = scopesForRole(row.user.role);
+        const scopes = new Set(parseScope(row.scope).scopes.filter((s) => allowed.has(s)));
+        return viewerOf(row.user, scopes, { kind: "token", tokenId: row.id, clientId: row.clientId });
+      }),
+    };
   }
 
   return async (credentials) => {

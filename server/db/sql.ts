@@ -20,6 +20,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 export interface Sql {
   /** The first row the query returns. */
   one<Row>(query: string, params: unknown[]): Promise<Row | undefined>;
+  /** Every row the query returns. */
+  all<Row>(query: string, params: unknown[]): Promise<Row[]>;
   /**
    * Runs writes in one transaction, each only if the one before it changed a row (a conditional update,
    * then what it allows). Returns how many changed rows: fewer than given means the chain stopped there.
@@ -121,6 +123,9 @@ function sqliteSql(file: string): Sql {
     async one<Row>(query: string, params: unknown[]) {
       return prepared(query).get(...bind(params)) as Row | undefined;
     },
+    async all<Row>(query: string, params: unknown[]) {
+      return prepared(query).all(...bind(params)) as Row[];
+    },
     chain: (statements) =>
       new Promise<number>((resolve, reject) => {
         if (waiting.length === 0) setImmediate(commitWaiting);
@@ -142,8 +147,14 @@ function numbered(query: string): string {
   return query.replace(/\?/g, () => `$${++n}`);
 }
 
+/** PostgreSQL's `timestamp without time zone`. */
+const TIMESTAMP = 1114;
+const parseUtc = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
+
 function postgresSql(connectionString: string): Sql {
-  const pool = new pg.Pool({ connectionString, max: 5 });
+  // Prisma's TIMESTAMP(3) columns hold UTC without a zone: read as UTC, whatever the process's time zone.
+  const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === TIMESTAMP ? parseUtc : pg.types.getTypeParser(oid, format)) };
+  const pool = new pg.Pool({ connectionString, max: 5, types: types as pg.CustomTypesConfig });
   const texts = new Map<string, string>();
   const text = (query: string) => {
     let converted = texts.get(query);
@@ -154,6 +165,9 @@ function postgresSql(connectionString: string): Sql {
     async one<Row>(query: string, params: unknown[]) {
       const result = await pool.query(text(query), params);
       return result.rows[0] as Row | undefined;
+    },
+    async all<Row>(query: string, params: unknown[]) {
+      return (await pool.query(text(query), params)).rows as Row[];
     },
     async chain(statements) {
       const client = await pool.connect();

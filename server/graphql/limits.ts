@@ -10,7 +10,7 @@
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { complexityFromQuery } from "@pothos/plugin-complexity";
-import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type GraphQLSchema, type ValidationRule } from "graphql";
+import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type ValidationRule } from "graphql";
 import { specifiedRules, validate } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { InvalidRequestError, RateLimitedError, type AppError } from "../errors.ts";
@@ -35,6 +35,19 @@ export function operationCost(args: Pick<ExecutionArgs, "schema" | "document" | 
   const operations = args.document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
   const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations[0];
   if (!operation) return null;
+  // Without variables nothing but the document decides the cost (the fields' costs depend on their arguments
+  // only): measured once per document and operation.
+  if (operation.variableDefinitions?.length) return measure(args, operation);
+  let costs = staticCosts.get(args.document);
+  if (!costs) staticCosts.set(args.document, (costs = new Map()));
+  let cost = costs.get(operation);
+  if (cost === undefined) costs.set(operation, (cost = measure(args, operation)));
+  return cost;
+}
+
+const staticCosts = new WeakMap<DocumentNode, Map<OperationDefinitionNode, number | null>>();
+
+function measure(args: Pick<ExecutionArgs, "schema" | "document" | "variableValues" | "contextValue">, operation: OperationDefinitionNode): number | null {
   // Pothos measures a document's first operation: give it the selected one (with the fragments).
   const document: DocumentNode = { ...args.document, definitions: args.document.definitions.filter((d) => d.kind !== Kind.OPERATION_DEFINITION || d === operation) };
   try {
@@ -80,6 +93,43 @@ function costRefusal(cost: number, requests: number, limit: number, retryAfter: 
   );
 }
 
+/** Null to go ahead; else the refusal, or the headers a costly operation's HTTP answer carries. */
+export interface Verdict {
+  refusal: AppError | null;
+  headers: Record<string, string>;
+}
+
+/**
+ * What an operation of this cost (null: its variables do not fit) may do: refused past MAX_COST, or charged
+ * `requests - 1` more against the caller's rate limit (the guard counted one), all or nothing.
+ */
+export async function admitCost(cost: number | null, charge: (requests: number) => Promise<RateLimitCount>): Promise<Verdict | null> {
+  if (cost === null) return null;
+  const tooCostly = costProblem(cost);
+  if (tooCostly) return { refusal: tooCostly, headers: {} };
+  const requests = requestsFor(cost);
+  if (requests === 1) return null;
+  const count = await charge(requests - 1);
+  const refusal = count.refusal && costRefusal(cost, requests, count.limit, count.retryAfterSeconds);
+  const headers = { "RateLimit-Remaining": String(count.remaining), "RateLimit-Reset": String(count.resetSeconds), ...refusal?.headers };
+  return { refusal, headers };
+}
+
+/**
+ * Over HTTP, yoga answers with the status and headers in `extensions.http` and leaves them out of the body: 429
+ * and Retry-After as the guard's refusals; a cost refusal is answered like the validation errors.
+ */
+export function refusalResult(formatError: (error: unknown) => GraphQLError, { refusal, headers }: Verdict, http: boolean): ExecutionResult {
+  const error = formatError(refusal);
+  if (!http || refusal!.status !== 429) return { errors: [error] };
+  return { errors: [new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: refusal!.status, headers } } })] };
+}
+
+/** A costly operation's HTTP answer carries its charge in the RateLimit-* headers. */
+export function withChargeHeaders(result: ExecutionResult, headers: Record<string, string>): ExecutionResult {
+  return { ...result, extensions: { ...result.extensions, http: { headers } } };
+}
+
 interface Options {
   /** Counts `requests` more against the rate limit of the context's caller. */
   charge(context: Context, requests: number): Promise<RateLimitCount>;
@@ -87,29 +137,7 @@ interface Options {
 }
 
 export function operationLimits({ charge, formatError }: Options): Plugin<Context> {
-  /** Null to go ahead; else the refusal, and for HTTP the headers to answer with. */
-  async function admit(args: ExecutionArgs): Promise<{ refusal: AppError | null; headers: Record<string, string> } | null> {
-    const cost = operationCost(args);
-    if (cost === null) return null;
-    const tooCostly = costProblem(cost);
-    if (tooCostly) return { refusal: tooCostly, headers: {} };
-    const requests = requestsFor(cost);
-    if (requests === 1) return null;
-    const count = await charge(args.contextValue as Context, requests - 1);
-    const refusal = count.refusal && costRefusal(cost, requests, count.limit, count.retryAfterSeconds);
-    const headers = { "RateLimit-Remaining": String(count.remaining), "RateLimit-Reset": String(count.resetSeconds), ...refusal?.headers };
-    return { refusal, headers };
-  }
-
-  /**
-   * Over HTTP, yoga answers with the status and headers in `extensions.http` and leaves them out of the body: 429
-   * and Retry-After as the guard's refusals; a cost refusal is answered like the validation errors.
-   */
-  function refusalResult(refusal: AppError, headers: Record<string, string>, args: ExecutionArgs) {
-    const error = formatError(refusal);
-    if (!isHttp(args) || refusal.status !== 429) return { errors: [error] };
-    return { errors: [new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: refusal.status, headers } } })] };
-  }
+  const admit = (args: ExecutionArgs) => admitCost(operationCost(args), (requests) => charge(args.contextValue as Context, requests));
 
   return {
     onValidate: ({ addValidationRule }) => {
@@ -118,17 +146,17 @@ export function operationLimits({ charge, formatError }: Options): Plugin<Contex
     onExecute: async ({ args, setResultAndStopExecution }) => {
       const verdict = await admit(args);
       if (!verdict) return;
-      if (verdict.refusal) return setResultAndStopExecution(refusalResult(verdict.refusal, verdict.headers, args));
+      if (verdict.refusal) return setResultAndStopExecution(refusalResult(formatError, verdict, isHttp(args)));
       if (!isHttp(args)) return;
       return {
         onExecuteDone: ({ result, setResult }) => {
-          if (!isAsyncIterable(result)) setResult({ ...result, extensions: { ...result.extensions, http: { headers: verdict.headers } } });
+          if (!isAsyncIterable(result)) setResult(withChargeHeaders(result, verdict.headers));
         },
       };
     },
     onSubscribe: async ({ args, setResultAndStopExecution }) => {
       const verdict = await admit(args);
-      if (verdict?.refusal) setResultAndStopExecution(refusalResult(verdict.refusal, verdict.headers, args));
+      if (verdict?.refusal) setResultAndStopExecution(refusalResult(formatError, verdict, isHttp(args)));
     },
   };
 }

@@ -6,7 +6,18 @@ import { InvalidRequestError } from "../errors.ts";
 /** A host name or IPv4 address, or a bracketed IPv6 address, and an optional port (RFC 9110 §7.2, RFC 3986 §3.2.2). */
 const HOST = /^(?:[a-z0-9](?:[a-z0-9._-]*[a-z0-9])?|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i;
 
+/** Host headers already found valid (a server sees a handful): checked without a URL parse. */
+const validHosts = new Set<string>();
+const VALID_HOSTS_KEPT = 1000;
+
 export function isValidHost(host: string): boolean {
+  if (validHosts.has(host)) return true;
+  if (!checkHost(host)) return false;
+  if (validHosts.size < VALID_HOSTS_KEPT) validHosts.add(host);
+  return true;
+}
+
+function checkHost(host: string): boolean {
   if (!HOST.test(host)) return false;
   try {
     return new URL(`http://${host}/`).pathname === "/";

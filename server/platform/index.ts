@@ -4,6 +4,7 @@ import { createAuthenticator, type Authenticate } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
 import { createDb, type Db } from "../db/client.ts";
 import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
+import { createAppReads } from "../db/app-reads.ts";
 import { createSql } from "../db/sql.ts";
 import { HostingEngine } from "../hosting/engine.ts";
 import { createGitHubTokenStore } from "../services/github-tokens.ts";
@@ -68,7 +69,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     pathOf: (appId, file) => engine.appDataPath(appId, file),
     appEndpoint: (server) => engine.appEndpoint(server),
   });
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), engine, githubTokens, storage, databases });
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, githubTokens, storage, databases });
   services.backups.start();
   return {
     config,

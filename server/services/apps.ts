@@ -1,6 +1,7 @@
 // Apps: create, read, edit, delete, stop and restart, always within the owner's own apps (another user's
 // app is "not found", never "forbidden"). The hosting engine does the running; this service decides who may.
 import type { Config } from "../config.ts";
+import type { AppReads } from "../db/app-reads.ts";
 import type { Db } from "../db/client.ts";
 import { ConflictError, NotFoundError, QuotaExceededError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
@@ -36,11 +37,13 @@ export type AppRow = Awaited<ReturnType<Db["app"]["findUniqueOrThrow"]>>;
 
 const GITHUB_TOKEN = /^[\x21-\x7e]{1,255}$/;
 
-export function createAppService(deps: { db: Db; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
+export function createAppService(deps: { db: Db; reads: AppReads; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
   const { db, engine, accounts } = deps;
   const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
   /** What else goes with a deleted app (its databases), run once its processes are stopped. */
   const removeHooks: ((app: AppRow) => Promise<void>)[] = [];
+  const publicUrl = new URL(deps.config.publicUrl);
+  const appOrigin = { protocol: publicUrl.protocol, port: publicUrl.port ? `:${publicUrl.port}` : "" };
 
   async function mine(ownerId: string, slug: string): Promise<AppRow> {
     const app = typeof slug === "string" ? await db.app.findUnique({ where: { slug } }) : null;
@@ -75,18 +78,13 @@ export function createAppService(deps: { db: Db; config: Config; engine: Hosting
 
     /** A page of the owner's apps, newest first; `after` names the last app (slug) of the previous page. */
     list: (ownerId: string, page: Page) =>
-      db.app.findMany({
-        where: { ownerId },
-        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-        take: page.first,
-        ...(page.after ? { cursor: { slug: page.after }, skip: 1 } : {}),
-      }),
+      // The first page (nearly every read) through prepared SQL; later pages through Prisma's cursor.
+      page.after
+        ? db.app.findMany({ where: { ownerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.first, cursor: { slug: page.after }, skip: 1 })
+        : deps.reads.newest(ownerId, page.first),
 
     /** The public address of an app. */
-    url(slug: string): string {
-      const base = new URL(deps.config.publicUrl);
-      return `${base.protocol}//${slug}.${deps.config.appsDomain}${base.port ? `:${base.port}` : ""}/`;
-    },
+    url: (slug: string): string => `${appOrigin.protocol}//${slug}.${deps.config.appsDomain}${appOrigin.port}/`,
 
     async create(ownerId: string, input: CreateAppInput): Promise<AppRow> {
       validate(input as unknown as Record<string, unknown>, { slug: appRules.slug, name: appRules.name, description: appRules.description, repo: appRules.repo, branch: appRules.branch });

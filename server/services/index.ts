@@ -8,6 +8,7 @@ import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import { createAccountService } from "./accounts.ts";
+import type { AppReads } from "../db/app-reads.ts";
 import { createAppService } from "./apps.ts";
 import { createDeploymentService } from "./deployments.ts";
 import { createDomainService } from "./domains.ts";
@@ -47,6 +48,8 @@ export interface ServiceDeps {
   logger: MailLogger;
   /** Prepared SQL for the token endpoint's hot path (db/oauth-token-store.ts). */
   tokens: OAuthTokenStore;
+  /** Prepared SQL for the app list (db/app-reads.ts). */
+  appReads: AppReads;
   engine: HostingEngine;
   githubTokens: GitHubTokenStore;
   /** CDN files and database backups. */
@@ -64,7 +67,7 @@ export function createServices(deps: ServiceDeps) {
   const accounts = createAccountService({ ...deps, sessions, verification, throttle, audit });
   const { db, engine } = deps;
   const uploads = createUploadService(engine.paths.uploads);
-  const apps = createAppService({ db, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
+  const apps = createAppService({ db, reads: deps.appReads, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
   const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger });
