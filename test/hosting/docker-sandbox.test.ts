@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDockerDriver } from "../../server/platform/runtime/docker/driver.ts";
 import { SERVICE_ADDRESS } from "../../server/platform/runtime/docker/network.ts";
+import { createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
 import type { Instance, RuntimeDriver } from "../../server/platform/runtime/types.ts";
 import { dockerUnavailable, removeDockerLeftovers } from "../helpers/runtime.ts";
 import { LIMITS, collectOutput, lastJson, makeDataDir, makeRelease, waitForHttp } from "./runtime-helpers.ts";
@@ -183,6 +184,27 @@ describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a conta
     for (let i = 0; i < 100 && !output.text().includes("}"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     await instance.stop(500);
     expect(lastJson(output)).toEqual({ app: "EROFS", tmp: "WROTE", data: "WROTE" });
+  });
+
+  it("leaves nothing of an app once removed, and a restarted platform reaps what the last one left", async () => {
+    const docker = createDockerClient();
+    const filters = (app: string) => JSON.stringify({ label: [`slipway.platform=${platformId(dataDir)}`, `slipway.app=${app}`] });
+    const left = async (app: string) => [
+      ...(await docker.listContainers({ all: true, filters: filters(app) })).map((c) => `container ${c.Names[0]}`),
+      ...(await docker.listNetworks({ filters: filters(app) })).map((n) => `network ${n.Name}`),
+      ...(await docker.listImages({ filters: filters(app) })).map((i) => `image ${i.RepoTags?.[0]}`),
+    ];
+    expect(await left("victim")).toEqual(expect.arrayContaining([expect.stringMatching(/^container/), "network slipway-victim", "image slipway/victim:d1"]));
+    await driver.removeApp("victim");
+    expect(await left("victim")).toEqual([]);
+
+    // A platform killed while an app ran: the next one with the same DATA_DIR removes its containers and networks.
+    const orphan = await driver.start({ appKey: "orphan", instanceId: "orphan-1", workDir: makeRelease(dataDir, "orphan", { "server.js": VICTIM }), argv: ["node", "server.js"], env: {}, limits: LIMITS, onOutput: () => {} });
+    expect(await waitForHttp(`http://${orphan.target.host}:${orphan.target.port}/`)).toBe("victim");
+    const next = await createDockerDriver({ dataDir, allowPartial: false });
+    await next.reap();
+    expect((await left("orphan")).filter((l) => !l.startsWith("image"))).toEqual([]);
+    await orphan.exited;
   });
 
   it("keeps a fork bomb under the pids limit", async () => {
