@@ -201,18 +201,24 @@ class DockerDriver implements RuntimeDriver {
   }
 
   private async launch(spec: ProcessSpec, kind: "build" | "web", image: string, binds: [string, string][], runtimeEnv: Record<string, string>, instanceId: string = randomUUID()): Promise<Running> {
-    const network = await this.network(spec.appKey);
     const env = { PATH: "/usr/bin:/bin", HOST: "0.0.0.0", ...runtimeEnv, ...spec.env, ...(runtimeEnv.PORT ? { PORT: runtimeEnv.PORT } : {}) };
-    const container = await runContainer(this.docker, {
-      name: `slipway-${this.platform}-${kind}-${instanceId}`,
-      image,
-      argv: spec.argv,
-      env,
-      labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
-      network,
-      limits: spec.limits,
-      binds,
-      onOutput: spec.onOutput,
+    const create = async () =>
+      runContainer(this.docker, {
+        name: `slipway-${this.platform}-${kind}-${instanceId}`,
+        image,
+        argv: spec.argv,
+        env,
+        labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
+        network: await this.network(spec.appKey),
+        limits: spec.limits,
+        binds,
+        onOutput: spec.onOutput,
+      });
+    const container = await create().catch((error: Error) => {
+      // The network went behind our back (a prune, another platform's reap of this DATA_DIR): make it again, once.
+      if (!/network .*not found/i.test(error.message)) throw error;
+      this.networks.delete(spec.appKey);
+      return create();
     });
     const running = { appKey: spec.appKey, container };
     this.running.add(running);
