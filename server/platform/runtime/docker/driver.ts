@@ -4,6 +4,7 @@
 // instance): reap() removes what a platform with the same DATA_DIR left behind.
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { SandboxUnavailableError } from "../errors.ts";
 import type { Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { prepareWorkDir } from "../local/workdir.ts";
@@ -13,7 +14,6 @@ import { type RunningContainer, runContainer } from "./container.ts";
 import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, removeNetwork, setupFirewall } from "./network.ts";
 import { probeDocker, type DockerEnforcement } from "./probe.ts";
 import { ensureReleaseImage, removeAppImages, removeReleaseImage } from "./release-image.ts";
-import path from "node:path";
 
 export interface DockerDriverOptions {
   dataDir: string;
