@@ -1,7 +1,8 @@
 // An app on the docker runtime driver, probed from inside its container as an attacker would: the platform's files
 // and environment, the Docker socket, the host's services at every host address (the app network's gateway, docker0,
 // the machine's own), another app's container, link-local and the local driver's range; the forwarded PostgreSQL
-// server as the one thing it may reach; the limits. Skipped, with the reason in the name, where no engine answers.
+// server as the one thing it may reach; the limits. Skipped, with the reason in the name, where no engine answers
+// or on another test runtime.
 import { createServer, type Server } from "node:http";
 import { rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,7 +12,7 @@ import { createDockerDriver } from "../../server/platform/runtime/docker/driver.
 import { SERVICE_ADDRESS } from "../../server/platform/runtime/docker/network.ts";
 import { createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
 import type { Instance, RuntimeDriver } from "../../server/platform/runtime/types.ts";
-import { dockerUnavailable, removeDockerLeftovers } from "../helpers/runtime.ts";
+import { TEST_RUNTIME, dockerUnavailable, removeDockerLeftovers } from "../helpers/runtime.ts";
 import { LIMITS, collectOutput, lastJson, makeDataDir, makeRelease, waitForHttp } from "./runtime-helpers.ts";
 
 const PROBE = `
@@ -65,7 +66,8 @@ interface ProbeResult {
   connects: Record<string, string>;
 }
 
-const unavailable = await dockerUnavailable();
+// Run by npm run test:docker (once in CI, not again within npm test).
+const unavailable = TEST_RUNTIME !== "docker" ? "runs with SLIPWAY_TEST_RUNTIME=docker (npm run test:docker)" : await dockerUnavailable();
 if (unavailable) console.warn(`docker runtime tests SKIPPED: ${unavailable}`);
 
 describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a container${unavailable ? ` (SKIPPED: ${unavailable})` : ""}`, () => {
