@@ -4,7 +4,7 @@
 // server as the one thing it may reach; the limits. Skipped, with the reason in the name, where no engine answers
 // or on another test runtime.
 import { createServer, type Server } from "node:http";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -168,14 +168,21 @@ describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a conta
     expect(outside, "the outside network through the engine's NAT").toBe("CONNECTED");
   });
 
-  it("runs an instance on a read-only root, with /tmp and /data writable", async () => {
+  it("runs an instance on a read-only root, with /tmp and /data writable, and no link of its release leading out", async () => {
     const output = collectOutput();
     const check = `const fs = require("fs"); const w = (p) => { try { fs.writeFileSync(p, "x"); return "WROTE"; } catch (e) { return e.code; } };
-      console.log(JSON.stringify({ app: w("/app/x"), tmp: w("/tmp/x"), data: w("/data/x") })); setInterval(() => {}, 1000);`;
+      const r = (p) => { try { return fs.readFileSync(p, "utf8"); } catch (e) { return e.code; } };
+      const l = (p) => { try { return "LINK TO " + fs.readlinkSync(p); } catch (e) { return e.code; } };
+      console.log(JSON.stringify({ app: w("/app/x"), tmp: w("/tmp/x"), data: w("/data/x"), inside: r("/app/inside"), outside: l("/app/outside"), absolute: l("/app/absolute") }));
+      setInterval(() => {}, 1000);`;
+    const release = makeRelease(dataDir, "linked", { "probe.js": PROBE });
+    symlinkSync("probe.js", path.join(release, "inside"));
+    symlinkSync("../../../slipway.db", path.join(release, "outside"));
+    symlinkSync(path.join(dataDir, "slipway.db"), path.join(release, "absolute"));
     const instance = await driver.start({
       appKey: "attacker",
       instanceId: "attacker-web",
-      workDir: attackerRelease,
+      workDir: release,
       dataDir: path.join(dataDir, "apps", "attacker", "data"),
       argv: ["node", "-e", check],
       env: {},
@@ -185,7 +192,7 @@ describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a conta
     });
     for (let i = 0; i < 100 && !output.text().includes("}"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     await instance.stop(500);
-    expect(lastJson(output)).toEqual({ app: "EROFS", tmp: "WROTE", data: "WROTE" });
+    expect(lastJson(output)).toEqual({ app: "EROFS", tmp: "WROTE", data: "WROTE", inside: PROBE, outside: "ENOENT", absolute: "ENOENT" });
   });
 
   it("leaves nothing of an app once removed, and a restarted platform reaps what the last one left", async () => {
