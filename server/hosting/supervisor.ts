@@ -138,7 +138,8 @@ export class AppSupervisor {
     const current = this.current;
     if (!current || current.root) return [];
     const now = this.deps.clock.now();
-    return current.replicas.map((replica, i) => {
+    // Array.from, not map: an instance being started is a hole in the array.
+    return Array.from(current.replicas, (replica, i) => {
       const index = i + 1;
       const up = alive(replica) && now - replica.startedAt >= this.deps.backoff.healthyAfterMs;
       const restarts = up ? 0 : (this.slotCrashes.get(index) ?? 0);
