@@ -169,7 +169,7 @@ export async function startCaddy(appPort: number, host: string, options: CaddyOp
   const upstream = { host: "127.0.0.1", port: appPort };
   const handle =
     options.route === "edge"
-      ? appHandler(upstream)
+      ? appHandler({ upstreams: [upstream] })
       : options.route === "bare"
         ? { handler: "reverse_proxy", upstreams: [{ dial: `127.0.0.1:${appPort}` }] }
         : { handler: "static_response", status_code: 200, body: "ok" };

@@ -29,6 +29,8 @@ async function measureHandshakes(binary: string, appPort: number, host: string, 
   await handshakeRate(nginx.port, host, 1, TLS_CLIENTS);
   return { caddy: await handshakeRate(caddy.port, host, TLS_SECONDS, TLS_CLIENTS), nginx: await handshakeRate(nginx.port, host, TLS_SECONDS, TLS_CLIENTS) };
 }
+/** The same app scaled to three instances (three processes): the router balances across them. */
+const SCALED = "bench3";
 
 async function expectOk(url: string, headers: Record<string, string> = {}): Promise<void> {
   const res = await request(url, { headers });
@@ -49,10 +51,21 @@ export const routerSuite: Suite = {
     try {
       const app = await startOkApp();
       running.push(app);
-      const routes: RouteTable = { lookup: (slug) => (slug === SLUG ? { kind: "proxy", host: "127.0.0.1", port: app.port } : { kind: "unknown" }) };
+      const more = [await startOkApp(), await startOkApp()];
+      running.push(...more);
+      const three = [app, ...more].map((a) => ({ host: "127.0.0.1", port: a.port }));
+      const routes: RouteTable = {
+        lookup: (slug) =>
+          slug === SLUG
+            ? { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] }
+            : slug === SCALED
+              ? { kind: "proxy", upstreams: three }
+              : { kind: "unknown" },
+      };
       const slipway = await startSlipway({}, undefined, { routeTable: routes });
       running.push(slipway);
       const host = `${SLUG}.localhost:${new URL(slipway.url).port}`;
+      const scaledHost = `${SCALED}.localhost:${new URL(slipway.url).port}`;
       const replyFrom = await startReplyFrom(app.url);
       running.push(replyFrom);
       const binary = nginxBinary();
@@ -69,6 +82,7 @@ export const routerSuite: Suite = {
 
       await expectOk(app.url);
       await expectOk(`${slipway.url}/`, { host });
+      await expectOk(`${slipway.url}/`, { host: scaledHost });
       await expectOk(replyFrom.url);
       for (const one of [nginx, nginx2]) if (one) await expectOk(one.url);
       for (const one of [caddy, caddyBare, caddyStatic, caddy2]) if (one) await expectOk(one.url, { host: caddyHost });
@@ -76,6 +90,11 @@ export const routerSuite: Suite = {
 
       const scenarios: Scenario[] = [
         { name: "router", label: `Slipway's router (\`Host: ${SLUG}.localhost\`, undici keep-alive pool)`, target: { url: `${slipway.url}/`, headers: { host } } },
+        {
+          name: "router-3",
+          label: `Slipway's router, the same app at 3 instances (\`Host: ${SCALED}.localhost\`, least in-flight, round-robin ties)`,
+          target: { url: `${slipway.url}/`, headers: { host: scaledHost } },
+        },
         { name: "reply-from", label: "@fastify/reply-from 12 standalone (bare Fastify, default undici agent)", target: { url: replyFrom.url } },
       ];
       const viaCaddy = (url: string) => ({ url, headers: { host: caddyHost } });
@@ -100,6 +119,7 @@ export const routerSuite: Suite = {
             ? "Caddy (Debian's 2.6) runs as its own process with `GOMAXPROCS=1` (one core, like nginx's one worker) and the route EDGE=caddy loads for a running app (`appHandler` in `server/platform/edge/caddy.ts`: host matcher, `reverse_proxy` with its default keep-alive pool, the Set-Cookie rewrite), over plain HTTP like the nginx row, access logs off (Caddy's default), admin endpoint off. Two floors in their own Caddy processes: the same host matcher with a bare `reverse_proxy` (no header operations), and with a `static_response` (no proxying at all: Caddy's HTTP server alone). The pair `nginx-2`/`caddy-2` gives each two cores (`worker_processes 2`, `GOMAXPROCS=2`). " +
               `TLS handshake rate: Caddy (\`tls internal\`, GOMAXPROCS=1, its local CA's ECDSA P-256 certificate for ${caddyHost}) and nginx (1 worker) serving the same certificate and key files, each driven for ${TLS_SECONDS} s by ${TLS_CLIENTS} Node clients on this thread that each open a new TLS connection as soon as the last one is established (no session resumption; \`bench/lib/tls-rate.ts\`), after a 1 s warm-up.`
             : "Caddy was **not found**, so its row is missing: install it (`apt-get install caddy`) and rerun.",
+          "`router-3` is the same route with three upstreams: three processes of the same app (what `instances: 3` runs), the router picking the one with the fewest requests in flight. On two CPUs the app is never the bottleneck (the baseline is the app alone, one process), so the row shows what the balancing costs, not what scaling out gains: that needs more cores than the load generator and the proxy take.",
           "Only two CPUs: the load generator, the proxy under test and the app share them, so every proxy is measured at the same disadvantage against the direct baseline.",
           `Load average when the suite started: ${os.loadavg().map((n) => n.toFixed(1)).join(", ")} (1, 5, 15 min; other jobs on a shared machine make single rounds noisy: compare the medians).`,
         ],
@@ -117,6 +137,7 @@ export const routerSuite: Suite = {
     const replyFrom = find("reply-from");
     const nginx = find("nginx");
     const caddy = find("caddy");
+    const scaled = find("router-3");
     const lines = [
       COLUMNS_EXPLAINED.replace("the plain Fastify route", "the app hit directly"),
       "Here the app and nginx run in processes of their own, so their rows show almost no busy time on this thread; the Node proxies' rows show their whole cost.",
@@ -134,6 +155,12 @@ export const routerSuite: Suite = {
             : cheaper || vsLibrary >= 1
               ? `**met** on ${cheaper ? "cost per request" : "throughput"} and **missed** on ${cheaper ? "throughput" : "cost per request"} in this run.`
               : "**missed**."),
+      );
+    }
+    if (router && scaled) {
+      lines.push(
+        `With the app at 3 instances the router reached **${scaled.ratio.toFixed(2)}×** (**${(scaled.ratio / router.ratio).toFixed(2)}×** its 1-instance throughput) ` +
+          `at ${Math.round(scaled.serverMicrosPerRequest)} µs per request against ${Math.round(router.serverMicrosPerRequest)} µs.`,
       );
     }
     if (router && nginx) {

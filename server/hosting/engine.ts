@@ -22,6 +22,8 @@ import { hostingPaths, type HostingPaths } from "./paths.ts";
 import { MemoryRouteTable } from "./routes.ts";
 import { createHostingState, type AppStatus, type HostingState } from "./state.ts";
 import { AppSupervisor, releaseRef, systemClock, type Clock, type Release } from "./supervisor.ts";
+import type { HealthCheckOptions } from "./health-monitor.ts";
+import type { ReplicaStatus } from "./replicas.ts";
 
 export interface EngineOptions {
   dataDir: string;
@@ -29,6 +31,7 @@ export interface EngineOptions {
   buildLimits: SandboxLimits;
   buildTimeoutMs: number;
   startTimeoutMs: number;
+  healthCheck: HealthCheckOptions;
   drainMs: number;
   stopGraceMs: number;
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
@@ -148,9 +151,19 @@ export class HostingEngine {
   }
 
   /** The live release's supervisor state, for the app's details. */
-  runtime(appId: string): { restarts: number; running: boolean } {
+  runtime(appId: string): { restarts: number; running: boolean; processes: ReplicaStatus[] } {
     const supervisor = this.supervisors.get(appId);
-    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.instance };
+    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.running, processes: supervisor?.processes() ?? [] };
+  }
+
+  /** Runs `instances` instances of the app's live release (remembered for the next start when none runs). */
+  scale(app: { id: string; slug: string }, instances: number): Promise<void> {
+    return this.supervisorOf(app).scale(instances);
+  }
+
+  /** The router could not reach an instance (connection refused or reset): out of rotation until it answers. */
+  upstreamFailed(slug: string, instanceId: string, why: string): void {
+    for (const supervisor of this.supervisors.values()) if (supervisor.app.slug === slug) supervisor.unreachable(instanceId, why);
   }
 
   async stop(app: { id: string; slug: string }): Promise<void> {
@@ -173,7 +186,7 @@ export class HostingEngine {
     const supervisor = this.supervisors.get(app.id);
     supervisor?.envChanged();
     const release = supervisor?.liveRelease;
-    if (!supervisor?.instance || !release) return;
+    if (!supervisor?.running || !release) return;
     this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting with the new environment variables." });
     void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
   }
@@ -194,7 +207,7 @@ export class HostingEngine {
   async whileStopped<T>(app: { id: string; slug: string }, fn: () => Promise<T>): Promise<T> {
     const supervisor = this.supervisors.get(app.id);
     const release = supervisor?.liveRelease;
-    const running = !!supervisor?.instance && !!release;
+    const running = !!supervisor?.running && !!release;
     if (running) await supervisor!.stop();
     try {
       return await fn();
@@ -225,8 +238,10 @@ export class HostingEngine {
     await this.logs.close();
   }
 
-  private supervisorOf(app: { id: string; slug: string }): AppSupervisor {
+  /** The app's supervisor; `instances` (the App row's) sets how many instances its next start runs. */
+  private supervisorOf(app: { id: string; slug: string; instances?: number }): AppSupervisor {
     let supervisor = this.supervisors.get(app.id);
+    if (supervisor && app.instances !== undefined) supervisor.want(app.instances);
     if (!supervisor) {
       const { options } = this.deps;
       supervisor = new AppSupervisor(
@@ -237,6 +252,7 @@ export class HostingEngine {
           state: this.state,
           limits: options.limits,
           startTimeoutMs: options.startTimeoutMs,
+          healthCheck: options.healthCheck,
           drainMs: options.drainMs,
           stopGraceMs: options.stopGraceMs,
           backoff: options.backoff,
@@ -247,6 +263,7 @@ export class HostingEngine {
           onError: this.deps.onError,
         },
         { id: app.id, slug: app.slug },
+        app.instances,
       );
       this.supervisors.set(app.id, supervisor);
     }
@@ -265,7 +282,7 @@ export class HostingEngine {
     const { db } = this.deps;
     const deployment = await db.deployment.findUnique({ where: { id: deploymentId }, include: { app: true } });
     if (!deployment) return;
-    const app = { id: appId, slug: deployment.app.slug };
+    const app = { id: appId, slug: deployment.app.slug, instances: deployment.app.instances };
     const log = processLog(this.logs, { appId, kind: "build", deploymentId }, () => this.redactors.get(appId) ?? ((l) => l));
     const supervisor = this.supervisorOf(app);
     const timings: StepTiming[] = [];
@@ -357,7 +374,7 @@ export class HostingEngine {
   /** What the app is once a deployment failed: whatever its previous release is doing. */
   private statusAfterFailure(supervisor: AppSupervisor, before: AppStatus, canceled: boolean): AppStatus {
     if (supervisor.isStopped || before === "STOPPED") return "STOPPED";
-    if (supervisor.instance || supervisor.liveRelease?.web.kind === "static") return "RUNNING";
+    if (supervisor.running || supervisor.liveRelease?.web.kind === "static") return "RUNNING";
     if (supervisor.liveRelease) return "CRASHED";
     return canceled && before === "CREATED" ? "CREATED" : "FAILED";
   }
