@@ -67,7 +67,7 @@ describe("non-text contrast (3:1), light and dark", () => {
       try {
         const page = await context.newPage();
         await openDashboardPage(page, target);
-        const input = page.getByLabel("Name", { exact: true }).first();
+        const input = page.getByLabel("Username", { exact: true }).first();
         await input.waitFor();
         await page.keyboard.press("Tab"); // keyboard focus, so :focus-visible applies
         const seen = await page.evaluate(() => {
