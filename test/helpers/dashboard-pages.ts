@@ -11,6 +11,8 @@ export interface DashboardPage {
   as: "visitor" | "user" | "admin";
   /** The page's main heading, shown once its data is there. */
   heading: string | RegExp;
+  /** A page the server renders (OAuth consent and device): no dashboard header, no menu. */
+  server?: boolean;
 }
 
 export interface Seeded {
@@ -31,10 +33,12 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
   await user.signup();
   const appSlug = `phone${uniqueName("").replace(/[^a-z0-9]/g, "").slice(-20)}`;
   await ok("create app", user.post("/api/apps", { slug: appSlug, description: "A demo app with a long description to wrap" }));
-  await ok(
+  const redirectUri = "https://client.example.com/a/very/long/callback/path/for/the/client";
+  const oauthClient = await ok(
     "create OAuth client",
-    user.post("/api/oauth/clients", { name: "A client with a rather long name", redirectUris: ["https://client.example.com/a/very/long/callback/path/for/the/client"] }),
+    user.post("/api/oauth/clients", { name: "A client with a rather long name", homepageUrl: "https://client.example.com/about", redirectUris: [redirectUri] }),
   );
+  const consent = `/oauth/authorize?${new URLSearchParams({ client_id: oauthClient.clientId, redirect_uri: redirectUri, response_type: "code", scope: "read:user read:apps", state: "s" })}`;
   const form = new FormData();
   form.append("file", new Blob(["hello"], { type: "text/plain" }), "a-file-with-a-long-name-for-the-table.txt");
   await ok("upload CDN file", user.request("POST", "/api/cdn", { body: form }));
@@ -50,6 +54,9 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
     { name: "apps", path: "/apps", as: "user", heading: "Apps" },
     { name: "app", path: `/apps/${appSlug}`, as: "user", heading: appSlug },
     { name: "oauth-apps", path: "/oauth-apps", as: "user", heading: "OAuth apps" },
+    { name: "oauth-app", path: `/oauth-apps/${oauthClient.clientId}`, as: "user", heading: "A client with a rather long name" },
+    { name: "oauth-consent", path: consent, as: "user", heading: "Authorize A client with a rather long name", server: true },
+    { name: "oauth-device", path: "/oauth/device?user_code=BCDF-GHJK", as: "user", heading: "Connect a device", server: true },
     { name: "account", path: "/account", as: "user", heading: "Your account" },
     { name: "cdn", path: "/cdn", as: "user", heading: "CDN" },
     { name: "admin", path: "/admin", as: "admin", heading: /Admin/ },
