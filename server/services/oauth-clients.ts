@@ -210,7 +210,7 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
       }
       const secret = newSecret();
       await db.oAuthClientSecret.create({ data: { clientId: row.id, ...secret.data } });
-      await audit.by(by, "oauth.client_secret_rotate", { type: "oauth_client", id: clientId }, { name: row.name, lastFour: secret.data.lastFour });
+      await audit.by(by, "oauth.client_secret_rotate", { type: "oauth_client", id: clientId }, { name: row.name });
       return { client: record(row), clientSecret: secret.secret };
     },
 
@@ -220,7 +220,7 @@ export function createOAuthClientService(db: Db, tokens: OAuthTokenStore, cache:
       const secret = await db.oAuthClientSecret.findUnique({ where: { id: secretId } });
       if (!secret || secret.clientId !== row.id) throw new NotFoundError("This app has no secret with this id.");
       await db.oAuthClientSecret.delete({ where: { id: secretId } });
-      await audit.by(by, "oauth.client_secret_delete", { type: "oauth_client", id: clientId }, { name: row.name, lastFour: secret.lastFour });
+      await audit.by(by, "oauth.client_secret_delete", { type: "oauth_client", id: clientId }, { name: row.name, secretId });
       return { id: secret.id, lastFour: secret.lastFour, createdAt: secret.createdAt, lastUsedAt: secret.lastUsedAt };
     },
 
