@@ -80,11 +80,14 @@ export function clientFor(seed: Seeded, page: DashboardPage): Client | null {
 
 /** Opens the page and waits for its main heading. */
 export async function openDashboardPage(page: Page, target: DashboardPage): Promise<void> {
+  const failures: string[] = [];
+  page.on("pageerror", (error) => failures.push(String(error)));
+  page.on("console", (message) => void (message.type() === "error" && failures.push(message.text())));
   await page.goto(target.path);
   try {
     await page.getByRole("heading", { level: 1, name: target.heading }).first().waitFor();
   } catch (error) {
     const body = await page.locator("body").innerText().catch(() => "");
-    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body.slice(0, 300)}`, { cause: error });
+    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body.slice(0, 300)} ${failures.join("; ").slice(0, 600)}`, { cause: error });
   }
 }

@@ -168,6 +168,10 @@ describe("homepage, logo and every bad redirect URI at once", () => {
     expect(await run({ logoFileId: text })).toMatchObject({ __typename: "InvalidRequestError", fields: [{ field: "logoFileId", message: expect.stringMatching(/not a PNG/) }] });
     expect(await run({ logoFileId: logo, homepageUrl: "https://app.example" })).toEqual({ __typename: "OAuthClient", homepageUrl: "https://app.example", logoFileId: logo, logoUrl: `/api/cdn/${logo}` });
     expect(await run({ logoFileId: "", homepageUrl: "" })).toEqual({ __typename: "OAuthClient", homepageUrl: "", logoFileId: null, logoUrl: null });
+    // Deleting the file takes the logo away with it.
+    expect(await run({ logoFileId: logo })).toMatchObject({ logoFileId: logo });
+    expect((await user.request("DELETE", `/api/cdn/${logo}`)).status).toBeLessThan(300);
+    expect((await user.get(`/api/oauth/clients/${client.clientId}`)).body).toMatchObject({ logoFileId: null, logoUrl: null });
   });
 });
 
