@@ -86,8 +86,10 @@ export async function openDashboardPage(page: Page, target: DashboardPage): Prom
   await page.goto(target.path);
   try {
     await page.getByRole("heading", { level: 1, name: target.heading }).first().waitFor();
+    // And styled: the stylesheet gives the page its background (on a loaded machine it can trail the heading).
+    await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor !== "rgba(0, 0, 0, 0)");
   } catch (error) {
-    const body = await page.locator("body").innerText().catch(() => "");
-    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body.slice(0, 300)} ${failures.join("; ").slice(0, 600)}`, { cause: error });
+    const body = await page.evaluate(() => document.body.innerHTML.replace(/<!---->/g, "").slice(0, 1500)).catch(() => "");
+    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body} ${failures.join("; ").slice(0, 600)}`, { cause: error });
   }
 }
