@@ -7,7 +7,7 @@ import { PrismaClient as PgClient } from "../generated/postgresql/client.ts";
 export type Db = InstanceType<typeof SqliteClient>;
 
 /** Models whose rows feed cached reads (sessions, tokens, OAuth clients, accounts, usage): writes to them are reported. */
-const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "oAuthClient", "resource", "file"] as const;
+const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "oAuthClient", "oAuthClientSecret", "resource", "file"] as const;
 /** Apps feed only the usage counts (and instances): their status changes (a crash loop) must not clear every cached session. */
 const COUNTED_MODELS = ["app"] as const;
 const READS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"]);

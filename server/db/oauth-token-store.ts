@@ -11,7 +11,10 @@ export interface ClientRow {
   clientId: string;
   name: string;
   public: boolean;
-  secretHash: string | null;
+}
+
+export interface ClientSecretRow {
+  id: string;
 }
 
 export interface RefreshTokenRow {
@@ -39,7 +42,12 @@ export interface NewTokenRow {
   authorizationCodeId: string | null;
 }
 
-const FIND_CLIENT = `SELECT "id", "clientId", "name", "public", "secretHash" FROM "OAuthClient" WHERE "clientId" = ?`;
+const FIND_CLIENT = `SELECT "id", "clientId", "name", "public" FROM "OAuthClient" WHERE "clientId" = ?`;
+
+const FIND_SECRET = `SELECT "id" FROM "OAuthClientSecret" WHERE "clientId" = ? AND "secretHash" = ?`;
+
+/** Conditional, so instances racing (or a request within the minute) leave the date alone. */
+const TOUCH_SECRET = `UPDATE "OAuthClientSecret" SET "lastUsedAt" = ? WHERE "id" = ? AND ("lastUsedAt" IS NULL OR "lastUsedAt" < ?)`;
 
 const FIND_REFRESH_TOKEN = `
   SELECT t."id", t."familyId", t."grantScope" AS "scope", t."rotatedAt", t."revokedAt",
@@ -77,6 +85,16 @@ export function createOAuthTokenStore(sql: Sql) {
     async findClient(clientId: string): Promise<ClientRow | undefined> {
       const row = await sql.one<Omit<ClientRow, "public"> & { public: boolean | number }>(FIND_CLIENT, [clientId]);
       return row && { ...row, public: Boolean(row.public) };
+    },
+
+    /** One of the client's secrets (any not deleted), by its hash; the client by its row id. */
+    async findSecret(clientRowId: string, secretHash: string): Promise<ClientSecretRow | undefined> {
+      return sql.one<ClientSecretRow>(FIND_SECRET, [clientRowId, secretHash]);
+    },
+
+    /** Records that a secret was used now, unless it was already within `withinMs`. */
+    async touchSecret(secretId: string, now: Date, withinMs: number): Promise<void> {
+      await sql.chain([{ query: TOUCH_SECRET, params: [sql.timestamp(now), secretId, sql.timestamp(new Date(now.getTime() - withinMs))] }]);
     },
 
     async findRefreshToken(refreshTokenHash: string): Promise<RefreshTokenRow | undefined> {

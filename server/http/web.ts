@@ -1,6 +1,8 @@
 // Serves the built dashboard (web/build) with an SPA fallback for its client-side routes.
 // Files under /_app/immutable/ have their content's hash in their name: cached for a year, never revalidated.
-// Everything else (index.html above all) is revalidated on every use, so a new build shows at once.
+// Everything else is revalidated on every use, so a new build shows at once; the page itself (index.html, also
+// the answer at every client route) is never stored: Back after signing out must not bring a signed-in page
+// out of the browser's cache or its back/forward cache.
 // The build writes gzip and brotli copies of every text file (web/build-tools/precompress.mjs): the one the
 // browser accepts is sent as it is, with its Content-Encoding, Content-Length and `Vary: Accept-Encoding`.
 import fs from "node:fs";
@@ -14,6 +16,7 @@ import { routePath } from "./route-path.ts";
 
 export const IMMUTABLE_CACHE = "public, max-age=31536000, immutable";
 export const REVALIDATE = "no-cache";
+export const NEVER_STORE = "no-store";
 
 export async function registerDashboard(app: FastifyInstance) {
   const root = path.join(projectRoot, "web", "build");
@@ -27,7 +30,7 @@ export async function registerDashboard(app: FastifyInstance) {
       preCompressed: true,
       cacheControl: false,
       setHeaders(reply, file) {
-        reply.header("Cache-Control", file.startsWith(immutable) ? IMMUTABLE_CACHE : REVALIDATE);
+        reply.header("Cache-Control", file.startsWith(immutable) ? IMMUTABLE_CACHE : /\.html(\.br|\.gz)?$/.test(file) ? NEVER_STORE : REVALIDATE);
       },
     });
   }

@@ -16,8 +16,11 @@ import { sendErrorPage } from "./pages/error.ts";
 import { sendPage } from "./pages/html.ts";
 import { param } from "./params.ts";
 import { clientRedirect, errorRedirect } from "./redirect.ts";
-import { pageSession, redirectToLogin } from "./session.ts";
+import { pageSession, redirectToLogin, signedIn } from "./session.ts";
 import type { OAuthContext } from "./routes.ts";
+
+/** The consent page's own address, to come back to after signing in (its parameters are bounded, params.ts). */
+const authorizePath = (carried: Record<string, string>) => `/oauth/authorize?${new URLSearchParams(carried)}`;
 
 /** An error that must not be redirected: shown on a page (unknown client, unregistered redirect_uri, forged form). */
 const showError = (reply: FastifyReply, error: AppError) => sendErrorPage(reply, error, "This authorization request cannot be completed");
@@ -65,7 +68,7 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: OAuthContext)
       return redirectError(error);
     }
     const session = pageSession(reply.request);
-    if (!session) return { done: redirectToLogin(reply, `/oauth/authorize?${new URLSearchParams(carried)}`) };
+    if (!session) return { done: redirectToLogin(reply, authorizePath(carried)) };
     if (session.user.status === "SUSPENDED") return { done: showError(reply, new AccountSuspendedError()) };
     try {
       return { session, carried, request: checkRequest(params, target, session.user) };
@@ -81,16 +84,19 @@ export function registerAuthorizeRoutes(app: FastifyInstance, ctx: OAuthContext)
     if (!authz.client.public && (await services.oauthGrants.hasConsent(session.user.id, authz.client.id, authz.scopes))) {
       return reply.redirect(await issueCode(authz, session.user), 302);
     }
+    const client = await services.oauthClients.forConsent(authz.client.clientId);
+    if (!client) return showError(reply, new InvalidRequestError("This application was deleted while you were signing in."));
     return sendPage(
       reply,
       200,
       consentPage({
         action: "/oauth/authorize",
-        client: authz.client,
+        client,
         scopes: authz.scopes,
-        user: session.user,
+        redirectHost: new URL(authz.redirectUri).host,
         hidden: { ...carried, scope: authz.scopes.join(" "), csrf_token: csrfToken(session.sessionToken, "authorize") },
         formTargets: [new URL(authz.redirectUri).origin],
+        ...signedIn(session, authorizePath(carried)),
       }),
     );
   });

@@ -3,7 +3,7 @@
 import { createHmac } from "node:crypto";
 import { safeEqual } from "../auth/secrets.ts";
 
-export type CsrfPurpose = "authorize" | "device";
+export type CsrfPurpose = "authorize" | "device" | "switch";
 
 export function csrfToken(sessionToken: string, purpose: CsrfPurpose): string {
   return createHmac("sha256", sessionToken).update(`slipway oauth ${purpose} form`).digest("base64url");

@@ -13,7 +13,7 @@ import { sendPage } from "./pages/html.ts";
 import { param } from "./params.ts";
 import type { OAuthContext } from "./routes.ts";
 import { resolveScope } from "./scope.ts";
-import { pageSession, redirectToLogin } from "./session.ts";
+import { pageSession, redirectToLogin, signedIn } from "./session.ts";
 
 const WARNING =
   "Only continue if you just started signing in on your own device. Never enter or approve a code that someone else sent you: they would get access to your account.";
@@ -30,7 +30,7 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
     const session = pageSession(request);
     if (!session) return redirectToLogin(reply, devicePage(userCode));
     if (session.user.status === "SUSPENDED") return sendErrorPage(reply, new AccountSuspendedError());
-    return sendPage(reply, 200, codeEntryPage({ csrfToken: csrfToken(session.sessionToken, "device"), userCode }));
+    return sendPage(reply, 200, codeEntryPage({ csrfToken: csrfToken(session.sessionToken, "device"), userCode, ...signedIn(session, devicePage(userCode)) }));
   });
 
   app.post("/oauth/device", async (request, reply) => {
@@ -43,10 +43,11 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
       return sendErrorPage(reply, new ForbiddenError("This form expired or was not sent from Slipway's device page. Open the page again and enter the code."));
     }
     const csrf = csrfToken(session.sessionToken, "device");
+    const account = signedIn(session, devicePage(typed));
     await devices.countEntryAttempt(session.user.id, request.ip);
     const pending = await devices.findPending(typed);
     if (!pending) {
-      return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, userCode: typed, error: WRONG_CODE }));
+      return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, userCode: typed, error: WRONG_CODE, ...account }));
     }
 
     let scopes;
@@ -59,17 +60,12 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
 
     const decision = param(body, "decision");
     if (decision === undefined) {
+      const client = await ctx.platform.services.oauthClients.forConsent(pending.client.clientId);
+      if (!client) return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, userCode: typed, error: WRONG_CODE, ...account }));
       return sendPage(
         reply,
         200,
-        consentPage({
-          action: "/oauth/device",
-          client: pending.client,
-          scopes,
-          user: session.user,
-          hidden: { user_code: pending.userCode, csrf_token: csrf },
-          warning: WARNING,
-        }),
+        consentPage({ action: "/oauth/device", client, scopes, hidden: { user_code: pending.userCode, csrf_token: csrf }, warning: WARNING, ...account }),
       );
     }
     if (decision !== "approve" && decision !== "deny") return sendErrorPage(reply, new InvalidRequestError('Choose "approve" or "deny".'));
@@ -77,7 +73,7 @@ export function registerDevicePages(app: FastifyInstance, ctx: OAuthContext) {
     // Consent first: the device's next poll issues tokens, which are only kept while consent exists.
     if (approved) await grants.rememberConsent({ ...session.user, ip: request.ip }, pending.client, scopes);
     if (!(await devices.decide(pending.id, session.user.id, approved))) {
-      return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, error: WRONG_CODE }));
+      return sendPage(reply, 400, codeEntryPage({ csrfToken: csrf, error: WRONG_CODE, ...signedIn(session, devicePage(undefined)) }));
     }
     return sendPage(reply, 200, deviceOutcomePage(approved, pending.client.name));
   });

@@ -10,6 +10,7 @@ import { registerAuthorizeRoutes } from "./authorize.ts";
 import { registerDeviceAuthorization } from "./device-authorization.ts";
 import { registerDevicePages } from "./device-pages.ts";
 import { registerMetadata } from "./metadata.ts";
+import { registerSwitchAccount } from "./switch-account.ts";
 import { sendErrorPage } from "./pages/error.ts";
 import { createProvider, type Provider } from "./provider.ts";
 import { registerTokenEndpoint } from "./token.ts";
@@ -38,6 +39,7 @@ async function pages(app: FastifyInstance, ctx: OAuthContext) {
   });
   registerAuthorizeRoutes(app, ctx);
   registerDevicePages(app, ctx);
+  registerSwitchAccount(app, ctx);
 }
 
 /** Token, revoke, introspect and device authorization: any content type reaches the handler, which answers invalid_request in RFC form. */

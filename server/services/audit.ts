@@ -3,7 +3,7 @@
 // Each audited action is recorded by the one service that performs it (never by a transport), as a dotted
 // verb: auth.sign_in, auth.sign_in_failed, auth.sign_in_throttled, auth.sign_in_refused, auth.sign_out, account.name_change, account.email_change,
 // account.password_change, account.session_revoke, account.delete, oauth.consent, oauth.revoke,
-// oauth.client_create, oauth.client_secret_rotate, oauth.client_delete, app.delete, env.set, env.unset.
+// oauth.client_create, oauth.client_secret_rotate, oauth.client_secret_delete, oauth.client_delete, app.delete, env.set, env.unset.
 // Details hold names and addresses only: never a password, a token, a secret or an env var's value.
 import type { Prisma } from "../generated/sqlite/client.ts";
 import type { Db } from "../db/client.ts";

@@ -1,4 +1,5 @@
-// POST /api/oauth/clients/:clientId/secret: a confidential client's new secret, shown once; the old one stops.
+// POST /api/oauth/clients/:clientId/secret: a confidential client's new secret, shown once; the old one keeps
+// working until its owner deletes it (DELETE /api/oauth/clients/:clientId/secrets/:secretId).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -35,7 +36,7 @@ describe("POST /api/oauth/clients/:clientId/secret", () => {
     expect((await introspectWith(app.clientId, app.clientSecret!)).status).toBe(200);
   });
 
-  it("returns a new secret once; the old one stops working at once", async () => {
+  it("returns a new secret once; the old one works until it is deleted, then stops at once", async () => {
     const owner = new Client(server.url);
     await owner.signup();
     const app = await registerClient(owner);
@@ -45,10 +46,16 @@ describe("POST /api/oauth/clients/:clientId/secret", () => {
     expect(res.body).toMatchObject({ clientId: app.clientId, name: app.name, public: false });
     expect(res.body.clientSecret).toMatch(/^\S{32,}$/);
     expect(res.body.clientSecret).not.toBe(app.clientSecret);
-    expect((await introspectWith(app.clientId, app.clientSecret!)).status).toBe(401);
+    expect((await introspectWith(app.clientId, app.clientSecret!)).status).toBe(200);
     expect((await introspectWith(app.clientId, res.body.clientSecret)).status).toBe(200);
     // Never shown again.
     const listed = await owner.get("/api/oauth/clients");
     expect(JSON.stringify(listed.body)).not.toContain(res.body.clientSecret);
+    const detail = await owner.get(`/api/oauth/clients/${app.clientId}`);
+    expect(JSON.stringify(detail.body)).not.toContain(res.body.clientSecret);
+    const old = detail.body.secrets.find((secret: { lastFour: string }) => secret.lastFour === app.clientSecret!.slice(-4));
+    expect((await owner.request("DELETE", `/api/oauth/clients/${app.clientId}/secrets/${old.id}`)).status).toBe(200);
+    expect((await introspectWith(app.clientId, app.clientSecret!)).status).toBe(401);
+    expect((await introspectWith(app.clientId, res.body.clientSecret)).status).toBe(200);
   });
 });

@@ -50,13 +50,13 @@ async function signInAndOpen(page: Page) {
 }
 
 describe("account page", () => {
-  it("changes the name; a taken name is shown beside the field", async () => {
+  it("changes the username (labelled so, as on sign-up); a taken one is shown beside the field", async () => {
     const page = await openPage();
     const { api } = await signInAndOpen(page);
     const other = new Client(server.url);
     const taken = await other.signup();
     const profile = page.getByRole("region", { name: "Profile" });
-    const name = profile.getByLabel("Name", { exact: true });
+    const name = profile.getByLabel("Username", { exact: true });
     await name.fill(taken.name);
     await profile.getByRole("button", { name: "Save profile" }).click();
     await profile.getByText("This name is taken. Choose another.").waitFor();

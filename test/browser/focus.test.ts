@@ -64,11 +64,14 @@ describe("focus after actions", () => {
       await page.getByRole("button", { name: "I have saved it" }).click();
       await expect.poll(() => focused(page)).toBe("#clients-title");
 
+      await page.getByRole("link", { name: "Focus Bot" }).click();
       await page.getByRole("button", { name: "Delete Focus Bot" }).click();
       const dialog = page.getByRole("alertdialog", { name: "Delete Focus Bot?" });
+      await dialog.getByLabel("Type Focus Bot to confirm").fill("Focus Bot");
       await dialog.getByRole("button", { name: "Delete app" }).click();
-      await page.getByRole("article", { name: "Focus Bot" }).waitFor({ state: "detached" });
+      await page.waitForURL((url) => url.pathname === "/oauth-apps");
       await expect.poll(() => focused(page)).toBe("#clients-title");
+      expect(await page.getByRole("article", { name: "Focus Bot" }).count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -1,6 +1,6 @@
 // The dashboard's OAuth apps page in Chromium against the real server (serving web/build: run
-// `npm run build:web` first): registering a client and seeing its secret once, editing it, rotating the
-// secret and deleting it; and revoking an app the user authorized, after which its access token is refused.
+// `npm run build:web` first): registering a client and seeing its secret once, its own page (settings,
+// secrets with their last use, a new secret beside the old one, deleting after typing its name); and revoking an app the user authorized, after which its access token is refused.
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -74,7 +74,7 @@ describe("OAuth apps page", () => {
     await page.getByRole("heading", { name: "Sign in" }).waitFor();
   });
 
-  it("registers a confidential client and shows its secret once, then edits it, rotates the secret and deletes it", async () => {
+  it("registers a confidential client and shows its secret once; on its page edits it, adds and deletes secrets, and deletes it", async () => {
     const page = await openPage();
     await signUpAndOpen(page);
     const clients = page.getByRole("region", { name: "Your OAuth apps" });
@@ -109,10 +109,11 @@ describe("OAuth apps page", () => {
     expect(clientId).toBeTruthy();
     expect(text).toContain("Deploys on every push");
     expect(text).toContain("Confidential");
-    expect(text).toContain("https://bot.example.com/callback");
-    expect(text).toContain("http://localhost:8080/cb");
     expect(text).toMatch(/Created\s+\w+ \d{1,2}, \d{4}/);
     expect(await secretStatus(clientId!, secret)).toBe(200);
+    await card.getByRole("button", { name: "Copy client ID of Deploy Bot" }).click();
+    await card.getByText("Copied").waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(clientId);
 
     // Never again: not after a reload.
     await page.reload();
@@ -120,57 +121,86 @@ describe("OAuth apps page", () => {
     expect(await page.getByRole("region", { name: /client secret/i }).count()).toBe(0);
     expect(await page.content()).not.toContain(secret);
 
-    // Edit: an empty name is refused beside the field; then the new name and URIs are saved.
-    await card.getByRole("button", { name: "Edit Deploy Bot" }).click();
-    const edit = page.getByRole("form", { name: "Edit Deploy Bot" });
-    await edit.getByLabel("Name", { exact: true }).fill("");
-    await edit.getByRole("button", { name: "Save changes" }).click();
-    await page.locator("#edit-client-name-error").getByText("Give the app a name of 1 to 100 characters.").waitFor();
-    await edit.getByLabel("Name", { exact: true }).fill("Deploy Robot");
-    await edit.getByLabel("Redirect URIs").fill("https://robot.example.com/callback");
-    await edit.getByRole("button", { name: "Save changes" }).click();
-    const renamed = clients.getByRole("article", { name: "Deploy Robot" });
-    await renamed.waitFor();
-    expect(await renamed.innerText()).toContain("https://robot.example.com/callback");
-    expect(await renamed.innerText()).not.toContain("https://bot.example.com/callback");
+    // One page per app, from the list.
+    await card.getByRole("link", { name: "Deploy Bot" }).click();
+    await page.waitForURL(`**/oauth-apps/${clientId}`);
+    await page.getByRole("heading", { name: "Deploy Bot", level: 1 }).waitFor();
+    const about = page.getByRole("region", { name: "About Deploy Bot" });
+    expect(await about.innerText()).toContain("https://bot.example.com/callback");
+    expect(await about.innerText()).toContain("http://localhost:8080/cb");
 
-    // Rotate: the new secret is shown once, and only it works.
-    await renamed.getByRole("button", { name: "Rotate secret of Deploy Robot" }).click();
-    await confirm(page, "Rotate the secret of Deploy Robot?", "Rotate secret");
+    // Settings: an empty name is refused beside the field; every bad redirect URI is named at once.
+    const settings = page.getByRole("region", { name: "Settings" });
+    await settings.getByLabel("Name", { exact: true }).fill("");
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    await page.locator("#edit-client-name-error").getByText("Give the app a name of 1 to 100 characters.").waitFor();
+    await settings.getByLabel("Name", { exact: true }).fill("Deploy Robot");
+    const bad = ["http://robot.example.com/cb", "https://robot.example.com/cb#top", "https://*.example.com/cb"];
+    await settings.getByLabel("Redirect URIs").fill(["https://robot.example.com/callback", ...bad].join("\n"));
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    const uriProblems = page.locator("#edit-client-redirect-uris-error");
+    await uriProblems.waitFor();
+    for (const uri of bad) expect(await uriProblems.innerText()).toContain(uri);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("edit-client-redirect-uris");
+    await settings.getByLabel("Redirect URIs").fill("https://robot.example.com/callback");
+    await settings.getByLabel("Homepage URL").fill("https://robot.example.com");
+    await settings.getByRole("button", { name: "Save changes" }).click();
+    await page.getByRole("heading", { name: "Deploy Robot", level: 1 }).waitFor();
+    await page.getByText("Saved Deploy Robot.").waitFor();
+    expect(await page.getByRole("region", { name: "About Deploy Robot" }).innerText()).toContain("https://robot.example.com");
+
+    // Secrets: the first one, used; a second one generated while the first keeps working; then the first deleted.
+    const secrets = page.getByRole("region", { name: "Client secrets" });
+    const first = secrets.getByRole("listitem", { name: `Secret ending in ${secret.slice(-4)}` });
+    expect(await first.innerText()).toContain("Last used"); // by the introspection request above
+    await secrets.getByRole("button", { name: "Generate a new client secret" }).click();
     const rotated = page.getByRole("region", { name: "New client secret for Deploy Robot" });
     await rotated.waitFor();
-    // It takes the focus, so a screen reader reads the notice first.
     await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute("aria-labelledby"))).toBe("secret-title");
     const newSecret = await rotated.getByLabel("Client secret").inputValue();
     expect(newSecret).not.toBe(secret);
-    expect(await secretStatus(clientId!, secret)).toBe(401);
+    expect(await secretStatus(clientId!, secret)).toBe(200);
     expect(await secretStatus(clientId!, newSecret)).toBe(200);
     await rotated.getByRole("button", { name: "I have saved it" }).click();
     await rotated.waitFor({ state: "detached" });
+    const second = secrets.getByRole("listitem", { name: `Secret ending in ${newSecret.slice(-4)}` });
+    await second.waitFor();
+    await page.reload();
+    await expect.poll(() => second.innerText()).toContain("Last used");
+    await first.getByRole("button", { name: /^Delete/ }).click();
+    await confirm(page, `Delete the secret ending in ${secret.slice(-4)}?`, "Delete secret");
+    await first.waitFor({ state: "detached" });
+    expect(await secretStatus(clientId!, secret)).toBe(401);
+    expect(await secretStatus(clientId!, newSecret)).toBe(200);
 
-    // A public client gets no secret.
+    // Delete: only once the app's name is typed.
+    await page.getByRole("button", { name: "Delete Deploy Robot" }).click();
+    const dialog = page.getByRole("alertdialog", { name: "Delete Deploy Robot?" });
+    const go = dialog.getByRole("button", { name: "Delete app" });
+    expect(await go.isDisabled()).toBe(true);
+    await dialog.getByLabel("Type Deploy Robot to confirm").fill("Deploy Robo");
+    expect(await go.isDisabled()).toBe(true);
+    await dialog.getByLabel("Type Deploy Robot to confirm").fill("Deploy Robot");
+    await go.click();
+    await page.waitForURL((url) => url.pathname === "/oauth-apps");
+    await page.getByText("Deleted Deploy Robot.").waitFor();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe("clients-title");
+    expect(await secretStatus(clientId!, newSecret)).toBe(401);
+    expect(await clients.getByRole("article", { name: "Deploy Robot" }).count()).toBe(0);
+
+    // A public client gets no secret, and its page has no secrets section.
     await page.getByRole("button", { name: "Register an app" }).click();
     await page.getByLabel("Name", { exact: true }).fill("Slipway CLI");
     await page.getByLabel("Public client (no secret; must use PKCE)").check();
     await page.getByRole("button", { name: "Register app" }).click();
     const cli = clients.getByRole("article", { name: "Slipway CLI" });
     await cli.waitFor();
-    expect(await cli.innerText()).toContain("Public: no secret, must use PKCE");
-    expect(await cli.getByRole("button", { name: /rotate secret/i }).count()).toBe(0);
+    expect(await cli.innerText()).toContain("Public");
     expect(await page.getByRole("region", { name: /client secret/i }).count()).toBe(0);
-
-    // Delete, after a confirmation that can be cancelled.
-    await renamed.getByRole("button", { name: "Delete Deploy Robot" }).click();
-    await confirm(page, "Delete Deploy Robot?", "Cancel");
-    expect(await renamed.isVisible()).toBe(true);
-    await renamed.getByRole("button", { name: "Delete Deploy Robot" }).click();
-    await confirm(page, "Delete Deploy Robot?", "Delete app");
-    await renamed.waitFor({ state: "detached" });
-    await page.getByText("Deleted Deploy Robot.").waitFor();
-    expect(await secretStatus(clientId!, newSecret)).toBe(401);
-    await page.reload();
-    await cli.waitFor();
-    expect(await renamed.count()).toBe(0);
+    await cli.getByRole("link", { name: "Slipway CLI" }).click();
+    await page.getByRole("heading", { name: "Slipway CLI", level: 1 }).waitFor();
+    expect(await page.getByText("Public client: no secret, must use PKCE").count()).toBe(1);
+    expect(await page.getByRole("region", { name: "Client secrets" }).count()).toBe(0);
   });
 
   it("lists an app the user authorized and revokes it, after which its access token gets 401", async () => {

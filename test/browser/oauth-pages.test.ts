@@ -79,6 +79,10 @@ describe("OAuth pages in Chromium", () => {
 
     await Promise.all([page.waitForURL(`${server.url}/oauth/device`), page.click('button[value="approve"]')]);
     await expect.poll(() => page.textContent("h1")).toBe("Device connected");
+    // A way back to the dashboard, where the authorized app is listed.
+    await page.getByRole("link", { name: "Back to Slipway" }).click();
+    await page.waitForURL((url) => url.pathname === "/oauth-apps");
+    await page.getByRole("region", { name: "Authorized apps" }).getByRole("article", { name: "Slipway CLI" }).waitFor();
     const poll = await form(new Client(server.url), "/oauth/token", {
       grant_type: "urn:ietf:params:oauth:grant-type:device_code", device_code: device.body.device_code, client_id: cli.clientId,
     });

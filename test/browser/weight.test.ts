@@ -83,12 +83,12 @@ describe("dashboard files over HTTP", () => {
     }
   });
 
-  it("asks the browser to revalidate the page itself, at its address and at a client route, compressed", async () => {
+  it("asks the browser never to store the page itself (Back after sign-out), at its address and at a client route, compressed", async () => {
     const original = fs.readFileSync(path.join(BUILD, "index.html"));
     for (const url of ["/", "/apps", "/oauth-apps"]) {
       const res = await get(server.url + url, "gzip");
       expect(res.status).toBe(200);
-      expect(res.header("cache-control")).toBe("no-cache");
+      expect(res.header("cache-control")).toBe("no-store");
       expect(res.header("content-type")).toMatch(/^text\/html/);
       expect(res.header("content-encoding")).toBe("gzip");
       expect(res.header("vary")).toMatch(/accept-encoding/i);

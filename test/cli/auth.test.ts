@@ -37,19 +37,21 @@ const rewrite = (change: (c: any) => void) => {
 describe("the first-party CLI client", () => {
   it("exists at boot with its fixed id, public, and is named in the authorization server metadata", async () => {
     const row = await server.slipway.platform.db.oAuthClient.findUnique({ where: { clientId: "svc_slipway_cli" } });
-    expect(row).toMatchObject({ public: true, ownerId: null, secretHash: null });
+    expect(row).toMatchObject({ public: true, ownerId: null });
+    expect(await server.slipway.platform.db.oAuthClientSecret.count({ where: { clientId: row!.id } })).toBe(0);
     const metadata = await new Client(server.url).get("/.well-known/oauth-authorization-server");
     expect(metadata.body.slipway_cli_client_id).toBe("svc_slipway_cli");
   });
 
   it("is restored at boot if its row was changed, and booting again (or twice at once) keeps one row", async () => {
     const db = server.slipway.platform.db;
-    await db.oAuthClient.update({ where: { clientId: "svc_slipway_cli" }, data: { public: false, secretHash: "x", name: "Changed" } });
+    await db.oAuthClient.update({ where: { clientId: "svc_slipway_cli" }, data: { public: false, secrets: { create: { secretHash: "x" } }, name: "Changed" } });
     const clients = server.slipway.platform.services.oauthClients;
     await Promise.all([clients.ensureFirstParty(), clients.ensureFirstParty()]);
     expect(await db.oAuthClient.findMany({ where: { clientId: "svc_slipway_cli" } })).toEqual([
-      expect.objectContaining({ public: true, secretHash: null, name: "Slipway CLI", ownerId: null }),
+      expect.objectContaining({ public: true, name: "Slipway CLI", ownerId: null }),
     ]);
+    expect(await db.oAuthClientSecret.count({ where: { client: { clientId: "svc_slipway_cli" } } })).toBe(0);
   });
 
   it("is not among any user's OAuth apps and cannot be edited or deleted by one", async () => {

@@ -11,6 +11,8 @@ export interface DashboardPage {
   as: "visitor" | "user" | "admin";
   /** The page's main heading, shown once its data is there. */
   heading: string | RegExp;
+  /** A page the server renders (OAuth consent and device): no dashboard header, no menu. */
+  server?: boolean;
 }
 
 export interface Seeded {
@@ -31,10 +33,12 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
   await user.signup();
   const appSlug = `phone${uniqueName("").replace(/[^a-z0-9]/g, "").slice(-20)}`;
   await ok("create app", user.post("/api/apps", { slug: appSlug, description: "A demo app with a long description to wrap" }));
-  await ok(
+  const redirectUri = "https://client.example.com/a/very/long/callback/path/for/the/client";
+  const oauthClient = await ok(
     "create OAuth client",
-    user.post("/api/oauth/clients", { name: "A client with a rather long name", redirectUris: ["https://client.example.com/a/very/long/callback/path/for/the/client"] }),
+    user.post("/api/oauth/clients", { name: "A client with a rather long name", homepageUrl: "https://client.example.com/about", redirectUris: [redirectUri] }),
   );
+  const consent = `/oauth/authorize?${new URLSearchParams({ client_id: oauthClient.clientId, redirect_uri: redirectUri, response_type: "code", scope: "read:user read:apps", state: "s" })}`;
   const form = new FormData();
   form.append("file", new Blob(["hello"], { type: "text/plain" }), "a-file-with-a-long-name-for-the-table.txt");
   await ok("upload CDN file", user.request("POST", "/api/cdn", { body: form }));
@@ -50,6 +54,9 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
     { name: "apps", path: "/apps", as: "user", heading: "Apps" },
     { name: "app", path: `/apps/${appSlug}`, as: "user", heading: appSlug },
     { name: "oauth-apps", path: "/oauth-apps", as: "user", heading: "OAuth apps" },
+    { name: "oauth-app", path: `/oauth-apps/${oauthClient.clientId}`, as: "user", heading: "A client with a rather long name" },
+    { name: "oauth-consent", path: consent, as: "user", heading: "Authorize A client with a rather long name", server: true },
+    { name: "oauth-device", path: "/oauth/device?user_code=BCDF-GHJK", as: "user", heading: "Connect a device", server: true },
     { name: "account", path: "/account", as: "user", heading: "Your account" },
     { name: "cdn", path: "/cdn", as: "user", heading: "CDN" },
     { name: "admin", path: "/admin", as: "admin", heading: /Admin/ },
@@ -73,11 +80,16 @@ export function clientFor(seed: Seeded, page: DashboardPage): Client | null {
 
 /** Opens the page and waits for its main heading. */
 export async function openDashboardPage(page: Page, target: DashboardPage): Promise<void> {
+  const failures: string[] = [];
+  page.on("pageerror", (error) => failures.push(String(error)));
+  page.on("console", (message) => void (message.type() === "error" && failures.push(message.text())));
   await page.goto(target.path);
   try {
     await page.getByRole("heading", { level: 1, name: target.heading }).first().waitFor();
+    // And styled: the stylesheet gives the page its background (on a loaded machine it can trail the heading).
+    await page.waitForFunction(() => getComputedStyle(document.body).backgroundColor !== "rgba(0, 0, 0, 0)");
   } catch (error) {
-    const body = await page.locator("body").innerText().catch(() => "");
-    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body.slice(0, 300)}`, { cause: error });
+    const body = await page.evaluate(() => document.body.innerHTML.replace(/<!---->/g, "").slice(0, 1500)).catch(() => "");
+    throw new Error(`${target.path} showed no heading ${target.heading} (at ${page.url()}): ${body} ${failures.join("; ").slice(0, 600)}`, { cause: error });
   }
 }

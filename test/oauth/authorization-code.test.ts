@@ -36,6 +36,25 @@ async function fullFlow(user: Client, client: Awaited<ReturnType<typeof register
 }
 
 describe("exchanging the code (openid-client)", () => {
+  it("accepts every secret the client has not deleted, records when each was last used, and refuses a deleted one", async () => {
+    const { user, client } = await userWithClient(server);
+    const rotated = await user.post(`/api/oauth/clients/${client.clientId}/secret`, {});
+    expect(rotated.status).toBe(200);
+    const secrets = async () => (await user.get(`/api/oauth/clients/${client.clientId}`)).body.secrets as { id: string; lastUsedAt: string | null }[];
+    expect((await secrets()).map((s) => s.lastUsedAt)).toEqual([null, null]);
+
+    const before = Date.now() - 1000;
+    expect((await fullFlow(user, client)).access_token).toBeTruthy();
+    const newer = { ...client, clientSecret: rotated.body.clientSecret as string };
+    expect((await fullFlow(user, newer)).access_token).toBeTruthy();
+    const used = await secrets();
+    for (const secret of used) expect(Date.parse(secret.lastUsedAt!)).toBeGreaterThanOrEqual(before);
+
+    expect((await user.request("DELETE", `/api/oauth/clients/${client.clientId}/secrets/${used[0].id}`)).status).toBe(200);
+    await expect(fullFlow(user, client)).rejects.toMatchObject({ status: 401, code: "OAUTH_WWW_AUTHENTICATE_CHALLENGE" });
+    expect((await fullFlow(user, newer)).access_token).toBeTruthy();
+  });
+
   it("refuses an exchange without client authentication or with a wrong secret, leaving the code usable", async () => {
     const { user, client } = await userWithClient(server);
     const code = (await authorize(user, codeParams(client.clientId))).location.searchParams.get("code")!;

@@ -220,6 +220,58 @@ describe("the consent page", () => {
     expect(res.headers.get("cache-control")).toBe("no-store");
   });
 
+  it("tells who made the app, its homepage and where the answer goes; the client id only in the details line", async () => {
+    const { user, account, client } = await userWithClient(server, { name: "Gallery", redirectUris: ["https://gallery.example/cb"] });
+    const update = `mutation($id: String!, $input: UpdateOAuthClientInput!) { updateOAuthClient(clientId: $id, input: $input) { __typename } }`;
+    await user.graphql(update, { id: client.clientId, input: { homepageUrl: "https://gallery.example/about" } });
+    const visitor = new Client(server.url);
+    const me = await visitor.signup();
+    const res = await visitor.get(authorizePath(codeParams(client.clientId, { redirect_uri: "https://gallery.example/cb" })));
+    expect(res.status).toBe(200);
+    const text = res.body.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(text).toContain(`Authorize Gallery by ${account.name}`);
+    expect(res.body).toContain('href="https://gallery.example/about"');
+    expect(text).toContain("After you answer, you will be sent to gallery.example");
+    expect(text).toContain(`Signed in as ${me.name} (${me.email})`);
+    expect(text).toContain("Not you? Sign out and use another account");
+    expect(text).toMatch(new RegExp(`Client ID ${client.clientId} · scopes`));
+    // Not in the headline: only in the decision form, the switch-account form's way back, and the details line.
+    expect(res.body.match(new RegExp(client.clientId, "g"))!.length).toBe(3);
+    expect(res.body.match(/<h1>[^<]*<\/h1>/)![0]).toBe("<h1>Authorize Gallery</h1>");
+  });
+
+  it("'Not you?' signs out and comes back to the consent page after signing in; a forged form or an outside next goes nowhere else", async () => {
+    const { client } = await userWithClient(server);
+    const visitor = new Client(server.url);
+    await visitor.signup();
+    const consent = authorizePath(codeParams(client.clientId));
+    const page = await visitor.get(consent);
+    const token = page.body.match(/name="switch_token" type="hidden" value="([^"]+)"/)![1];
+    const next = page.body.match(/name="next" type="hidden" value="([^"]+)"/)![1].replace(/&#38;/g, "&");
+    expect(next).toBe(consent);
+
+    const forged = await form(visitor, "/oauth/switch-account", { switch_token: "x", next });
+    expect(forged.status).toBe(403);
+    expect((await visitor.get("/api/me")).status).toBe(200);
+
+    for (const hostile of ["//evil.example/x", "https://evil.example/", "/\\evil.example"]) {
+      const other = new Client(server.url);
+      await other.signup();
+      const otherToken = (await other.get(consent)).body.match(/name="switch_token" type="hidden" value="([^"]+)"/)![1];
+      const res = await form(other, "/oauth/switch-account", { switch_token: otherToken, next: hostile });
+      expect(res.status, hostile).toBe(303);
+      expect(res.headers.get("location"), hostile).toBe("/login");
+    }
+
+    const oldCookie = visitor.cookie;
+    const res = await form(visitor, "/oauth/switch-account", { switch_token: token, next });
+    expect(res.status).toBe(303);
+    expect(res.headers.get("location")).toBe(`/login?next=${encodeURIComponent(consent)}`);
+    expect(res.headers.get("set-cookie")).toMatch(/slipway_session=;/);
+    visitor.cookie = oldCookie; // replayed: the session itself is gone
+    expect((await visitor.get("/api/me")).status).toBe(401);
+  });
+
   it("refuses a decision without the anti-CSRF value, or with another session's", async () => {
     const { user, client } = await userWithClient(server);
     const other = new Client(server.url);

@@ -65,8 +65,8 @@ describe("REST /api/oauth/clients: registration", () => {
       createdAt: expect.any(String),
       clientSecret: expect.stringMatching(/^[\w-]{40,}$/),
     });
-    const row = await server.slipway.platform.db.oAuthClient.findUniqueOrThrow({ where: { clientId: res.body.clientId } });
-    expect(row.secretHash).toBe(hashToken(res.body.clientSecret));
+    const row = await server.slipway.platform.db.oAuthClient.findUniqueOrThrow({ where: { clientId: res.body.clientId }, include: { secrets: true } });
+    expect(row.secrets.map((s) => s.secretHash)).toEqual([hashToken(res.body.clientSecret)]);
     expect(JSON.stringify(row)).not.toContain(res.body.clientSecret);
     const list = await owner.get("/api/oauth/clients");
     expect(list.body).toEqual([{ clientId: res.body.clientId, name: "My App", description: "Does things", redirectUris: res.body.redirectUris, public: false, createdAt: res.body.createdAt }]);
@@ -135,6 +135,46 @@ describe("REST /api/oauth/clients: registration", () => {
   });
 });
 
+describe("homepage, logo and every bad redirect URI at once", () => {
+  it("names every bad redirect URI in one answer, and checks the homepage", async () => {
+    const owner = new Client(server.url);
+    await owner.signup();
+    const bad = ["http://app.example/cb", "https://app.example/cb#x", "https://*.example.com/cb"];
+    const res = await owner.post("/api/oauth/clients", { name: "App", redirectUris: [REDIRECT, ...bad], homepageUrl: "ftp://app.example" });
+    expect(res.status).toBe(400);
+    expect(res.body.error.details.fields.redirectUris).toMatch(/^3 redirect URIs need fixing/);
+    for (const uri of bad) expect(res.body.error.details.fields.redirectUris).toContain(uri);
+    expect(res.body.error.details.fields.homepageUrl).toMatch(/https URL/);
+  });
+
+  it("takes a logo only from the owner's own CDN images, and clears it with \"\"", async () => {
+    const { user, client } = await userWithClient(server);
+    const upload = async (who: Client, name: string, type: string) => {
+      const body = new FormData();
+      body.append("file", new Blob([Buffer.from("89504e470d0a1a0a", "hex")], { type }), name);
+      const res = await who.request("POST", "/api/cdn", { body });
+      expect(res.status).toBe(201);
+      return res.body.id as string;
+    };
+    const stranger = new Client(server.url);
+    await stranger.signup();
+    const foreign = await upload(stranger, "theirs.png", "image/png");
+    const text = await upload(user, "notes.txt", "text/plain");
+    const logo = await upload(user, "logo.png", "image/png");
+    const update = `mutation($id: String!, $input: UpdateOAuthClientInput!) { updateOAuthClient(clientId: $id, input: $input) {
+      __typename ... on OAuthClient { homepageUrl logoFileId logoUrl } ... on InvalidRequestError { fields { field message } } } }`;
+    const run = async (input: object) => (await user.graphql(update, { id: client.clientId, input })).body.data.updateOAuthClient;
+    expect(await run({ logoFileId: foreign })).toMatchObject({ __typename: "InvalidRequestError", fields: [{ field: "logoFileId" }] });
+    expect(await run({ logoFileId: text })).toMatchObject({ __typename: "InvalidRequestError", fields: [{ field: "logoFileId", message: expect.stringMatching(/not a PNG/) }] });
+    expect(await run({ logoFileId: logo, homepageUrl: "https://app.example" })).toEqual({ __typename: "OAuthClient", homepageUrl: "https://app.example", logoFileId: logo, logoUrl: `/api/cdn/${logo}` });
+    expect(await run({ logoFileId: "", homepageUrl: "" })).toEqual({ __typename: "OAuthClient", homepageUrl: "", logoFileId: null, logoUrl: null });
+    // Deleting the file takes the logo away with it.
+    expect(await run({ logoFileId: logo })).toMatchObject({ logoFileId: logo });
+    expect((await user.request("DELETE", `/api/cdn/${logo}`)).status).toBeLessThan(300);
+    expect((await user.get(`/api/oauth/clients/${client.clientId}`)).body).toMatchObject({ logoFileId: null, logoUrl: null });
+  });
+});
+
 describe("GraphQL: managing clients", () => {
   it("updates, rotates the secret of, and deletes only your own clients", async () => {
     const { user, client } = await userWithClient(server);
@@ -157,6 +197,13 @@ describe("GraphQL: managing clients", () => {
     expect((await stranger.graphql(rotate, { id: client.clientId })).body.data.rotateOAuthClientSecret.code).toBe("not_found");
     const rotated = (await user.graphql(rotate, { id: client.clientId })).body.data.rotateOAuthClientSecret;
     expect(rotated.clientSecret).not.toBe(client.clientSecret);
+    // Rotation adds a secret: the old one works until its owner deletes it.
+    expect((await device(client.clientSecret!)).status).toBe(200);
+    expect((await device(rotated.clientSecret)).status).toBe(200);
+    const secrets = (await user.get(`/api/oauth/clients/${client.clientId}`)).body.secrets;
+    expect(secrets.map((s: { lastFour: string }) => s.lastFour)).toEqual([client.clientSecret!.slice(-4), rotated.clientSecret.slice(-4)]);
+    expect((await stranger.request("DELETE", `/api/oauth/clients/${client.clientId}/secrets/${secrets[0].id}`)).status).toBe(404);
+    expect((await user.request("DELETE", `/api/oauth/clients/${client.clientId}/secrets/${secrets[0].id}`)).status).toBe(200);
     expect((await device(client.clientSecret!)).status).toBe(401);
     expect((await device(rotated.clientSecret)).status).toBe(200);
 
@@ -165,6 +212,15 @@ describe("GraphQL: managing clients", () => {
     expect((await user.graphql(remove, { id: client.clientId })).body.data.deleteOAuthClient).toEqual({ __typename: "OAuthClient", clientId: client.clientId });
     expect((await user.graphql(`{ oauthClients { clientId } }`)).body.data.oauthClients).toEqual([]);
     expect((await device(rotated.clientSecret)).status).toBe(401);
+  });
+
+  it("keeps at most 5 secrets, and says which to delete", async () => {
+    const { user, client } = await userWithClient(server);
+    for (let i = 0; i < 4; i++) expect((await user.post(`/api/oauth/clients/${client.clientId}/secret`, {})).status).toBe(200);
+    const sixth = await user.post(`/api/oauth/clients/${client.clientId}/secret`, {});
+    expect(sixth.status).toBe(400);
+    expect(sixth.body.error.message).toMatch(/at most 5 secrets: delete one/);
+    expect((await user.request("DELETE", `/api/oauth/clients/${client.clientId}/secrets/nope`)).status).toBe(404);
   });
 
   it("refuses to rotate a public client's secret", async () => {

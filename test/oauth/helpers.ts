@@ -39,9 +39,11 @@ export function decodeEntities(value: string): string {
   return value.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code))).replace(/&amp;/g, "&");
 }
 
+/** The hidden inputs of the page's first form (the decision form; the switch-account form comes after it). */
 export function hiddenInputs(html: string): Record<string, string> {
   const inputs: Record<string, string> = {};
-  for (const match of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) inputs[decodeEntities(match[1])] = decodeEntities(match[2]);
+  const form = html.slice(0, html.indexOf("</form>") + 1 || undefined);
+  for (const match of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) inputs[decodeEntities(match[1])] = decodeEntities(match[2]);
   return inputs;
 }
 

@@ -37,7 +37,7 @@ beforeAll(async () => {
   store = createOAuthTokenStore(sql);
   const user = await db().user.create({ data: { name: "store-user", email: "store@example.com", passwordHash: "x", role: "ADMIN", status: "PENDING" } });
   const client = await db().oAuthClient.create({
-    data: { clientId: "svc_store", secretHash: "hash", name: "Store app", redirectUris: [], public: true, ownerId: user.id },
+    data: { clientId: "svc_store", name: "Store app", redirectUris: [], public: true, ownerId: user.id },
   });
   userId = user.id;
   clientRowId = client.id;
@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe("OAuth token store", () => {
   it("finds a client by its public id, with its flags as booleans, and nothing for an unknown id", async () => {
-    expect(await store.findClient("svc_store")).toEqual({ id: clientRowId, clientId: "svc_store", name: "Store app", public: true, secretHash: "hash" });
+    expect(await store.findClient("svc_store")).toEqual({ id: clientRowId, clientId: "svc_store", name: "Store app", public: true });
     expect(await store.findClient("svc_nobody")).toBeUndefined();
   });
 

@@ -10,7 +10,8 @@
 //   older rules (a wildcard, a non-ASCII character) is refused here rather than put in a Location header;
 // - a failure is shown on an error page, never redirected (else we would be an open redirector).
 import { InvalidRequestError } from "../../errors.ts";
-import { redirectUriProblem, type OAuthClientRecord } from "../../services/oauth-clients.ts";
+import { redirectUriProblem } from "../../services/oauth-client-rules.ts";
+import type { OAuthClientRecord } from "../../services/oauth-clients.ts";
 import { param } from "../params.ts";
 
 /** scheme and loopback host, optional port, then the rest (path and query) */

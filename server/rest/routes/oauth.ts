@@ -26,10 +26,30 @@ export const oauthRoutes: RestRoute[] = [
     method: "POST",
     path: "/api/oauth/clients/:clientId/secret",
     tag: "oauth",
-    summary: "Rotate a confidential client's secret: the answer holds the new one, shown only this once; the old one stops working",
+    summary: "Add a secret to a confidential client (rotation): the answer holds the new one, shown only this once; the older ones keep working until deleted",
     document: `mutation RotateOAuthClientSecret($clientId: String!) {
       rotateOAuthClientSecret(clientId: $clientId) {
         ... on OAuthClientWithSecret { clientId name description redirectUris public createdAt clientSecret }
+        ...ErrorFields } }`,
+  },
+  {
+    method: "GET",
+    path: "/api/oauth/clients/:clientId",
+    tag: "oauth",
+    summary: "One of your OAuth clients, with its secrets' last four characters and last-used dates (never the secrets)",
+    document: `query OAuthClient($clientId: String!) {
+      oauthClient(clientId: $clientId) {
+        ... on OAuthClient { ...OAuthClientFields homepageUrl logoFileId logoUrl secrets { id lastFour createdAt lastUsedAt } }
+        ...ErrorFields } }`,
+  },
+  {
+    method: "DELETE",
+    path: "/api/oauth/clients/:clientId/secrets/:secretId",
+    tag: "oauth",
+    summary: "Delete one of a client's secrets: it stops working at once",
+    document: `mutation DeleteOAuthClientSecret($clientId: String!, $secretId: String!) {
+      deleteOAuthClientSecret(clientId: $clientId, secretId: $secretId) {
+        ... on OAuthClientSecret { id lastFour createdAt lastUsedAt }
         ...ErrorFields } }`,
   },
   {

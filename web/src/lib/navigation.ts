@@ -1,4 +1,6 @@
 // Where the sign-in flow sends people: to /login remembering the page they wanted, and back there after.
+import { goto } from "$app/navigation";
+
 export const SESSION_DEPENDENCY = "app:session";
 /** Home decides where someone lands: the apps page while they have none, else their account ((app)/+page.ts). */
 const HOME = "/";
@@ -25,4 +27,29 @@ export function afterSignIn(url: URL): string {
 export function withRedirect(path: string, url: URL): string {
   const wanted = url.searchParams.get("next");
   return wanted ? `${path}?next=${encodeURIComponent(wanted)}` : path;
+}
+
+/** Pages the server renders itself (OAuth consent and device): a full page load, never the client router's "Not found". */
+export function isServerPage(path: string): boolean {
+  return path.startsWith("/oauth/");
+}
+
+/** Opens the remembered page once signed in: a server page by a full load, a dashboard page by the router. */
+export async function continueAfterSignIn(url: URL): Promise<void> {
+  const target = afterSignIn(url);
+  if (isServerPage(target)) {
+    window.location.assign(target);
+    return new Promise(() => {}); // the page is being replaced
+  }
+  return goto(target, { invalidateAll: true });
+}
+
+/** What the sign-in page says it is for, read from `next`: an app asking for access, or a device. */
+export function signInPurpose(url: URL): { clientId: string } | { device: true } | null {
+  const target = afterSignIn(url);
+  if (!isServerPage(target)) return null;
+  const { pathname, searchParams } = new URL(target, url.origin);
+  if (pathname === "/oauth/device") return { device: true };
+  const clientId = searchParams.get("client_id");
+  return pathname === "/oauth/authorize" && clientId ? { clientId } : null;
 }

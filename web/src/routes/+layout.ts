@@ -31,7 +31,10 @@ export const load: LayoutLoad = async ({ depends, url }) => {
   // status an administrator changed, shows on the next page rather than never.
   void url.pathname;
   const result = await graphqlClient().query(SessionQuery, {}, { requestPolicy: "network-only" }).toPromise();
-  if (result.data) return { viewer: result.data.viewer };
-  if (problemFrom(result.error).code === "unauthenticated") return { viewer: null };
+  if (result.data) return { viewer: result.data.viewer, unreachable: false };
+  const code = problemFrom(result.error).code;
+  if (code === "unauthenticated") return { viewer: null, unreachable: false };
+  // The signed-in shell says so and offers a retry ((app)/+layout.ts); the sign-in pages still show.
+  if (code === "network") return { viewer: null, unreachable: true };
   failLoad(result.error, url);
 };

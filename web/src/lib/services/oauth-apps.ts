@@ -1,7 +1,7 @@
 // OAuth apps: registering, changing and deleting the clients you own, rotating their secrets, and withdrawing
 // the access you gave third-party apps. Each function runs one mutation, says how it went (a toast, or a
 // Problem for the form to show) and, on success, reloads the OAuth apps page's data.
-import { invalidate } from "$app/navigation";
+import { goto, invalidate } from "$app/navigation";
 import { graphql } from "$lib/gql";
 import { graphqlClient } from "$lib/graphql/client";
 import { problemFrom } from "./errors";
@@ -24,6 +24,9 @@ export interface RevealedSecret {
 export interface OAuthClientValues {
   name: string;
   description: string;
+  homepageUrl: string;
+  /** "" for none; absent to leave it as it is. */
+  logoFileId?: string;
   redirectUris: string[];
 }
 
@@ -83,6 +86,18 @@ const RotateMutation = graphql(`
   }
 `);
 
+const DeleteSecretMutation = graphql(`
+  mutation DeleteOAuthClientSecret($clientId: String!, $secretId: String!) {
+    deleteOAuthClientSecret(clientId: $clientId, secretId: $secretId) {
+      __typename
+      ... on OAuthClientSecret {
+        lastFour
+      }
+      ...ErrorFields
+    }
+  }
+`);
+
 const RevokeMutation = graphql(`
   mutation RevokeAuthorizedApp($clientId: String!) {
     revokeAuthorizedApp(clientId: $clientId)
@@ -110,11 +125,12 @@ export async function updateClient(clientId: string, input: OAuthClientValues): 
   return done;
 }
 
-export async function deleteClient(clientId: string): Promise<Outcome> {
+/** From the app's own page (`leaving`), the page is left instead of reloaded: it would only say "not found". */
+export async function deleteClient(clientId: string, leaving?: string): Promise<Outcome> {
   const deleted = await mutate(DeleteMutation, { clientId }, "deleteOAuthClient", ["OAuthClient"]);
   if (!deleted.ok) return failed(deleted.problem, "Could not delete the app.");
   toast.success(`Deleted ${deleted.value.name}.`);
-  await refresh();
+  await (leaving ? goto(leaving, { invalidateAll: true }) : refresh());
   return done;
 }
 
@@ -122,8 +138,17 @@ export async function rotateSecret(clientId: string): Promise<Outcome<RevealedSe
   const rotated = await mutate(RotateMutation, { clientId }, "rotateOAuthClientSecret", ["OAuthClientWithSecret"]);
   if (!rotated.ok) return failed(rotated.problem, "Could not rotate the secret.");
   const client = rotated.value;
-  toast.success(`${client.name} has a new secret; the old one no longer works.`);
+  toast.success(`${client.name} has a new secret. The older ones keep working until you delete them.`);
+  await refresh();
   return { ok: true, value: { clientId: client.clientId, name: client.name, clientSecret: client.clientSecret, rotated: true } };
+}
+
+export async function deleteSecret(client: { clientId: string; name: string }, secretId: string): Promise<Outcome> {
+  const deleted = await mutate(DeleteSecretMutation, { clientId: client.clientId, secretId }, "deleteOAuthClientSecret", ["OAuthClientSecret"]);
+  if (!deleted.ok) return failed(deleted.problem, "Could not delete the secret.");
+  toast.success(`Deleted a secret of ${client.name}: it no longer works.`);
+  await refresh();
+  return done;
 }
 
 export async function revokeApp(app: { clientId: string; name: string }): Promise<Outcome> {

@@ -10,7 +10,6 @@ const OAuthAppsQuery = graphql(`
       clientId
       name
       ...OAuthClientCard_client
-      ...OAuthClientForm_client
     }
     authorizedApps {
       ...AuthorizedApps_app
