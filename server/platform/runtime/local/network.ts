@@ -9,6 +9,9 @@
 //     apps external APIs (with net.ipv4.ip_forward on).
 // A blackhole route for the whole range makes an address of no app fail at once (here an unrouted address
 // would otherwise reach a proxy that accepts any TCP connection).
+// Docker on the same host sets the iptables FORWARD policy to DROP, which would cut the apps' outgoing traffic
+// (iptables and nftables chains are all traversed: an accept here does not override a drop there). Where Docker's
+// DOCKER-USER chain exists, two rules in it let the apps' forwarded packets through to this table's own rules.
 // One exception to "no host service": the PostgreSQL server that app databases live on (POSTGRES_PROVISION_URL).
 // Apps dial it at SERVICE_ADDRESS (the last /30 of the range, never an app's); a second table, written only by a
 // platform that provisions databases, forwards that one TCP port to the server (DNAT, with a conntrack mark),
@@ -18,6 +21,7 @@ import { exec, execIgnoring } from "./exec.ts";
 
 const IP = "/usr/sbin/ip";
 const NFT = "/usr/sbin/nft";
+const IPTABLES = "/usr/sbin/iptables";
 export const TABLE = "slipway";
 export const VETH_PREFIX = "swh";
 
@@ -107,10 +111,33 @@ export async function setupHostNetwork(): Promise<void> {
   await exec([NFT, "-f", "-"], { input: firewallRules() });
   await execIgnoring([IP, "route", "add", "blackhole", rangeCidr()], /File exists/);
   await fs.writeFile("/proc/sys/net/ipv4/ip_forward", "1");
+  await passDockerForwardPolicy();
+}
+
+/** The DOCKER-USER rules that keep Docker's FORWARD policy from dropping the apps' traffic; nothing without Docker. */
+export const DOCKER_USER_RULES = [
+  ["-i", `${VETH_PREFIX}+`, "-j", "ACCEPT"],
+  ["-o", `${VETH_PREFIX}+`, "-m", "conntrack", "--ctstate", "RELATED,ESTABLISHED", "-j", "ACCEPT"],
+];
+
+export async function passDockerForwardPolicy(): Promise<void> {
+  const hasChain = await exec([IPTABLES, "-w", "-n", "-L", "DOCKER-USER"]).then(
+    () => true,
+    () => false,
+  );
+  if (!hasChain) return;
+  for (const rule of DOCKER_USER_RULES) {
+    const present = await exec([IPTABLES, "-w", "-C", "DOCKER-USER", ...rule]).then(
+      () => true,
+      () => false,
+    );
+    if (!present) await exec([IPTABLES, "-w", "-I", "DOCKER-USER", ...rule]);
+  }
 }
 
 export async function createAppNetwork(net: AppNetwork): Promise<void> {
   await removeAppNetwork(net); // a leftover of this slot (whose claim was given up) is stale by definition
+  await passDockerForwardPolicy(); // Docker may have started since the platform did
   const inApp = (...args: string[]) => exec([IP, "-n", net.netns, ...args]);
   await exec([IP, "netns", "add", net.netns]);
   try {
