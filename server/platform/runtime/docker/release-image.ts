@@ -1,0 +1,74 @@
+// One image per release, `slipway/<slug>:<deployment>`: the base image plus the release folder at /app, owned by
+// the app user (the container's root filesystem is read-only anyway). The build context is made here: the release
+// under app/ and our Dockerfile beside it, so a Dockerfile or .dockerignore of the user's is just a file of the app.
+import { type Docker, LABEL, followProgress, isNotFound } from "./client.ts";
+import { APP_USER } from "./base-image.ts";
+import { addText, addTree, createPack } from "./tar.ts";
+
+export interface ReleaseRef {
+  slug: string;
+  deploymentId: string;
+}
+
+export interface ReleaseImageOptions {
+  base: string;
+  release: ReleaseRef;
+  dir: string;
+  labels: Record<string, string>;
+  log?: (line: string) => void;
+}
+
+export function releaseTag(release: ReleaseRef): string {
+  const slug = release.slug.toLowerCase().replace(/[^a-z0-9._-]/g, "-");
+  const tag = release.deploymentId.replace(/[^A-Za-z0-9_.-]/g, "-").slice(0, 128);
+  return `slipway/${slug}:${tag}`;
+}
+
+/** The release's image, built unless it is on the engine already (a restart, a rollback). */
+export async function ensureReleaseImage(docker: Docker, options: ReleaseImageOptions): Promise<string> {
+  const tag = releaseTag(options.release);
+  try {
+    await docker.getImage(tag).inspect();
+    return tag;
+  } catch (error) {
+    if (!isNotFound(error)) throw error;
+  }
+  const pack = createPack();
+  const skipped: string[] = [];
+  const filling = (async () => {
+    await addText(pack, "Dockerfile", `FROM ${options.base}\nCOPY app/ /app/\nWORKDIR /app\nUSER ${APP_USER.uid}:${APP_USER.gid}\n`);
+    await addTree(pack, "app", options.dir, { owner: APP_USER, skipped: (file) => skipped.push(file) });
+  })().then(
+    () => pack.finalize(),
+    (error: Error) => pack.destroy(error),
+  );
+  const stream = await docker.buildImage(pack as unknown as NodeJS.ReadableStream, {
+    t: tag,
+    labels: { ...options.labels, [LABEL.kind]: "release" },
+    rm: true,
+    forcerm: true,
+  } as Record<string, unknown>);
+  await Promise.all([followProgress(docker, stream as never), filling]);
+  if (skipped.length) options.log?.(`left out of the image (links leading out of the release): ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? "…" : ""}`);
+  return tag;
+}
+
+/** Removes a release's image; one that is gone already, or still used by a container, is left as it is. */
+export async function removeReleaseImage(docker: Docker, release: ReleaseRef): Promise<void> {
+  await docker
+    .getImage(releaseTag(release))
+    .remove()
+    .catch(() => {});
+}
+
+/** Every image of an app (on app removal). */
+export async function removeAppImages(docker: Docker, labels: Record<string, string>): Promise<void> {
+  const filters = { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) };
+  const images = await docker.listImages({ filters: JSON.stringify(filters) } as Parameters<Docker["listImages"]>[0] & object);
+  for (const image of images) {
+    await docker
+      .getImage(image.Id)
+      .remove({ force: true })
+      .catch(() => {});
+  }
+}
