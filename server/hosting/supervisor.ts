@@ -92,6 +92,11 @@ export class AppSupervisor {
     return this.current?.instance ?? null;
   }
 
+  /** Whether an instance of the live release runs. */
+  get running(): boolean {
+    return !!this.current?.instance;
+  }
+
   /** Failures in a row; an instance up for the healthy period has cleared them. */
   get restarts(): number {
     const up = this.current && this.deps.clock.now() - this.current.startedAt >= this.deps.backoff.healthyAfterMs;

@@ -41,6 +41,8 @@ export interface ServiceRelease {
   replicas: number;
   limits: SandboxLimits;
   dataDir?: { host: string; inApp: string };
+  /** Replace the tasks even when nothing in the spec changed (a restart). */
+  force?: boolean;
 }
 
 interface ServiceState {
@@ -78,7 +80,8 @@ export class SwarmOrchestrator {
   async deploy(release: ServiceRelease, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
     const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
     const existing = await this.find(release.appKey);
-    const input = await this.input(release, image, existing ? existing.Spec.TaskTemplate.ForceUpdate : 0);
+    const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
+    const input = await this.input(release, image, forceUpdate);
     const spec = serviceSpec(input);
     let serviceId: string;
     if (existing) {

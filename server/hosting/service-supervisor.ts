@@ -1,0 +1,250 @@
+// Keeps one app's live release running on an orchestrator (RUNTIME=swarm) that does the rollouts itself: a
+// deploy, a restart or new env vars update the app's service, and Swarm replaces its tasks start-first, each
+// new one taking traffic once its health check passes, rolling back on a failure. Slipway watches the tasks:
+// the running ones are the route's upstreams, their output goes to the app's runtime log, a task that fails is
+// said there, and the app is CRASHED while none runs (Swarm's restart policy brings tasks back with a delay).
+import type { SandboxLimits } from "../platform/runtime/types.ts";
+import type { ServiceTasks, SwarmOrchestrator, TaskView, Upstream } from "../platform/runtime/swarm/orchestrator.ts";
+import { RolloutFailed } from "../platform/runtime/swarm/orchestrator.ts";
+import { describeTaskError } from "../platform/runtime/swarm/rollout.ts";
+import { DeployError } from "./errors.ts";
+import { processLog } from "./logs/sink.ts";
+import type { Redact } from "./logs/redact.ts";
+import type { LogStore } from "./logs/store.ts";
+import type { MemoryRouteTable } from "./routes.ts";
+import type { HostingState } from "./state.ts";
+import type { Release } from "./supervisor.ts";
+import path from "node:path";
+
+export interface ServiceSupervisorDeps {
+  orchestrator: SwarmOrchestrator;
+  logs: LogStore;
+  routes: MemoryRouteTable;
+  state: HostingState;
+  limits: SandboxLimits;
+  /** Where the app's data directory appears in its tasks. */
+  dataPath: string;
+  envOf(appId: string): Promise<Record<string, string>>;
+  dataDirOf(appId: string): string;
+  redactorOf(appId: string): Redact;
+  onError(error: unknown, message: string): void;
+}
+
+export class ServiceSupervisor {
+  private release: Release | null = null;
+  private stopped = false;
+  private serviceId: string | null = null;
+  private upstreams: Upstream[] = [];
+  private tasks: TaskView[] = [];
+  /** A rollout is under way: the route follows the tasks, the status is the deployment's to set. */
+  private rolling = 0;
+  /** Tasks whose output is followed, and the ones already reported as failed. */
+  private readonly following = new Map<string, AbortController>();
+  private readonly reported = new Set<string>();
+  private failures = 0;
+  private status: "RUNNING" | "CRASHED" | null = null;
+
+  constructor(
+    private readonly deps: ServiceSupervisorDeps,
+    readonly app: { id: string; slug: string },
+    private wanted = 1,
+  ) {}
+
+  get liveRelease(): Release | null {
+    return this.release;
+  }
+
+  get running(): boolean {
+    return this.upstreams.length > 0 || this.release?.web.kind === "static";
+  }
+
+  get restarts(): number {
+    return this.upstreams.length > 0 ? 0 : this.failures;
+  }
+
+  get isStopped(): boolean {
+    return this.stopped;
+  }
+
+  get instances(): number {
+    return this.wanted;
+  }
+
+  /** The tasks as the app's details show them. */
+  processes(): { name: string; state: string; deploymentId: string | null }[] {
+    return this.tasks.filter((t) => t.desired === "running").map((t, i) => ({ name: `web.${i + 1}`, state: t.upstream ? "running" : t.state, deploymentId: t.deploymentId }));
+  }
+
+  want(instances: number): void {
+    this.wanted = instances;
+  }
+
+  /** Rolls the release out as the app's service; resolves once every task of it passed its health check. */
+  async rollout(release: Release, options: { imageOf?: string; log(line: string): void; signal?: AbortSignal; force?: boolean }): Promise<void> {
+    if (release.web.kind === "static") {
+      this.deps.routes.serve(this.app.slug, { kind: "static", root: path.resolve(release.dir, release.web.root) });
+      await this.deps.routes.flush();
+      this.release = release;
+      this.stopped = false;
+      // Nothing of the app runs in Swarm for a static site.
+      await this.deps.orchestrator.scale(this.app.id, 0);
+      return;
+    }
+    this.rolling += 1;
+    try {
+      await this.deps.orchestrator.deploy(
+        {
+          appKey: this.app.id,
+          slug: this.app.slug,
+          deploymentId: release.deploymentId,
+          imageOf: options.imageOf ?? release.deploymentId,
+          dir: release.dir,
+          argv: release.web.argv,
+          env: await this.deps.envOf(this.app.id),
+          replicas: this.wanted,
+          limits: this.deps.limits,
+          dataDir: { host: this.deps.dataDirOf(this.app.id), inApp: this.deps.dataPath },
+          force: options.force,
+        },
+        options.log,
+        options.signal,
+      );
+      this.release = release;
+      this.stopped = false;
+      this.failures = 0;
+      await this.attach();
+      await this.deps.orchestrator.watcher.poll();
+      await this.deps.routes.flush();
+    } catch (error) {
+      if (error instanceof RolloutFailed) throw new DeployError(error.message);
+      throw error;
+    } finally {
+      this.rolling -= 1;
+    }
+  }
+
+  /** After a platform restart: the service as it runs is adopted (its running tasks become the route). */
+  async adopt(release: Release): Promise<void> {
+    if (release.web.kind === "static" || !(await this.deps.orchestrator.serviceId(this.app.id))) return this.bringBack(release);
+    this.release = release;
+    this.stopped = false;
+    await this.deps.orchestrator.scale(this.app.id, this.wanted);
+    await this.attach();
+    await this.deps.orchestrator.watcher.poll();
+  }
+
+  /** Rolls the release out again with the current env vars (restart, env change, after a restore). */
+  async bringBack(release: Release): Promise<void> {
+    const log = (line: string) => this.system(release.deploymentId, line);
+    try {
+      await this.rollout(release, { log, force: true });
+      await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
+    } catch (error) {
+      if (!(error instanceof DeployError)) this.deps.onError(error, `restarting app ${this.app.slug}`);
+      log(`Restart failed: ${error instanceof DeployError ? error.message : "Slipway could not update the service (the platform's log says why)"}.`);
+    }
+  }
+
+  /** New env vars: the next rollout (the engine's bringBack) has them. */
+  envChanged(): void {}
+
+  /** Scale to 0, keeping the service; the route says the app is stopped (or failed). */
+  async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
+    this.stopped = true;
+    this.deps.routes.unavailable(this.app.slug, status);
+    await this.deps.routes.flush();
+    await this.deps.orchestrator.scale(this.app.id, 0);
+  }
+
+  async scale(instances: number): Promise<void> {
+    this.wanted = instances;
+    if (!this.stopped && this.release?.web.kind !== "static") await this.deps.orchestrator.scale(this.app.id, instances);
+  }
+
+  /** The router could not reach a task: out of the route until the next poll says it runs. */
+  unreachable(taskId: string): void {
+    const left = this.upstreams.filter((u) => u.taskId !== taskId);
+    if (left.length === this.upstreams.length || left.length === 0) return;
+    this.upstreams = left;
+    this.publish();
+  }
+
+  /** The service, its network and images; nothing is followed any more. */
+  async remove(): Promise<void> {
+    this.stopped = true;
+    this.detach();
+    await this.deps.orchestrator.remove(this.app.id);
+  }
+
+  close(): void {
+    this.detach();
+  }
+
+  private async attach(): Promise<void> {
+    const id = await this.deps.orchestrator.serviceId(this.app.id);
+    if (!id || id === this.serviceId) return;
+    this.detach();
+    this.serviceId = id;
+    this.deps.orchestrator.watch(id, (tasks) => this.onTasks(tasks));
+  }
+
+  private detach(): void {
+    if (this.serviceId) this.deps.orchestrator.unwatch(this.serviceId);
+    this.serviceId = null;
+    for (const follow of this.following.values()) follow.abort();
+    this.following.clear();
+  }
+
+  private onTasks(state: ServiceTasks): void {
+    this.tasks = state.tasks;
+    for (const task of state.tasks) {
+      this.followOutput(task);
+      this.reportFailure(task);
+    }
+    this.upstreams = state.upstreams;
+    if (this.stopped || this.release?.web.kind === "static") return;
+    this.publish();
+  }
+
+  private publish(): void {
+    const [first] = this.upstreams;
+    if (first) {
+      this.deps.routes.serve(this.app.slug, { kind: "proxy", host: first.host, port: first.port });
+      this.setStatus("RUNNING");
+    } else if (this.rolling === 0 && this.release) {
+      this.deps.routes.unavailable(this.app.slug, "CRASHED");
+      this.setStatus("CRASHED");
+    }
+  }
+
+  private setStatus(status: "RUNNING" | "CRASHED"): void {
+    if (this.rolling > 0 || this.status === status) return;
+    this.status = status;
+    void this.deps.state.setAppStatus(this.app.id, status).catch((error: unknown) => this.deps.onError(error, `recording app ${this.app.slug} as ${status}`));
+  }
+
+  /** Every task's stdout and stderr, from its start, once: into the runtime log of the deployment it runs. */
+  private followOutput(task: TaskView): void {
+    if (this.following.has(task.id) || ["new", "pending", "assigned", "accepted", "preparing", "ready"].includes(task.state)) return;
+    const abort = new AbortController();
+    this.following.set(task.id, abort);
+    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: task.deploymentId }, () => this.deps.redactorOf(this.app.id));
+    this.deps.orchestrator
+      .followLogs(task.id, log.sink, { since: Math.floor(Date.parse(task.createdAt) / 1000) || 0, signal: abort.signal })
+      .catch((error: unknown) => {
+        if (!abort.signal.aborted) this.deps.onError(error, `following the output of task ${task.id}`);
+      })
+      .finally(() => log.end());
+  }
+
+  private reportFailure(task: TaskView): void {
+    if (!task.error || this.reported.has(task.id) || (task.state !== "failed" && task.state !== "rejected")) return;
+    this.reported.add(task.id);
+    this.failures += 1;
+    this.system(task.deploymentId, `Crashed: task ${task.id.slice(0, 10)} ${describeTaskError(task)}. Swarm starts another (failure ${this.failures} in a row).`);
+  }
+
+  private system(deploymentId: string | null, line: string): void {
+    this.deps.logs.append(this.app.id, { kind: "runtime", stream: "system", deploymentId, line });
+  }
+}
