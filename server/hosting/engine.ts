@@ -22,7 +22,7 @@ import { hostingPaths, type HostingPaths } from "./paths.ts";
 import { MemoryRouteTable } from "./routes.ts";
 import { createHostingState, type AppStatus, type HostingState } from "./state.ts";
 import { ServiceSupervisor } from "./service-supervisor.ts";
-import { AppSupervisor, systemClock, type Clock, type Release } from "./supervisor.ts";
+import { AppSupervisor, releaseRef, systemClock, type Clock, type Release } from "./supervisor.ts";
 import { buildAndRollOut, rollOutRelease } from "./deploy/pipeline.ts";
 
 /** What keeps an app's live release running: Slipway's own supervisor, or an orchestrator's service. */
@@ -378,7 +378,7 @@ export class HostingEngine {
     const supervisor = this.supervisorOf(app);
     const log = (line: string) => this.logs.append(app.id, { kind: "build", stream: "system", deploymentId, line });
     if (at.ctx?.candidate && supervisor instanceof AppSupervisor) await supervisor.discard(at.ctx.candidate).catch(() => {});
-    if (!at.rollbackOf) await fs.rm(this.paths.release(app.id, deploymentId), { recursive: true, force: true });
+    if (!at.rollbackOf) await this.removeRelease(app, this.paths.release(app.id, deploymentId));
     const canceled = error instanceof DeployCanceled || at.signal.aborted;
     const shown = error instanceof DeployError || isUserError(error);
     if (!canceled && !shown) this.deps.onError(error, `deployment ${deploymentId} failed`);
@@ -404,14 +404,20 @@ export class HostingEngine {
       orderBy: { createdAt: "desc" },
       select: { id: true, releasePath: true },
     });
-    const app = await db.app.findUnique({ where: { id: appId }, select: { liveDeploymentId: true } });
+    const app = await db.app.findUnique({ where: { id: appId }, select: { liveDeploymentId: true, slug: true } });
     const keep = kept.slice(0, this.deps.options.releasesKept);
     const keepPaths = new Set(keep.map((d) => d.releasePath));
     for (const old of kept.slice(this.deps.options.releasesKept)) {
       if (old.id === app?.liveDeploymentId) continue;
       await db.deployment.update({ where: { id: old.id }, data: { releasePath: null } });
-      if (!keepPaths.has(old.releasePath)) await fs.rm(old.releasePath!, { recursive: true, force: true });
+      if (!keepPaths.has(old.releasePath) && app) await this.removeRelease({ id: appId, slug: app.slug }, old.releasePath!);
     }
+  }
+
+  /** A release's folder, and what the driver made of it (an image). */
+  private async removeRelease(app: { id: string; slug: string }, dir: string): Promise<void> {
+    await fs.rm(dir, { recursive: true, force: true });
+    await this.deps.driver.removeRelease?.(app.id, releaseRef(app.slug, dir)).catch((error) => this.deps.onError(error, `removing the image of ${dir}`));
   }
 }
 

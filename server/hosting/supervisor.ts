@@ -3,7 +3,7 @@
 // (status CRASHED meanwhile); the back-off resets after a healthy period and on a new release. Runtime
 // state (instance, crash count, timers) lives here, in memory, never in the database.
 import type { WebProcess } from "./builders/types.ts";
-import type { Instance, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
+import type { Instance, ReleaseRef, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
 import { describeExit, waitUntilAnswering } from "./health.ts";
 import { processLog, type ProcessLog } from "./logs/sink.ts";
@@ -130,6 +130,7 @@ export class AppSupervisor {
       env: await this.deps.envOf(this.app.id),
       limits: this.deps.limits,
       onOutput: log.sink,
+      release: releaseRef(this.app.slug, release.dir),
     });
     const candidate: Candidate = { release, instance, target: { kind: "proxy", ...instance.target }, log, startedAt, envVersion };
     void instance.exited.then((exit) => {
@@ -268,4 +269,9 @@ export class AppSupervisor {
 
 function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The release a folder holds: named after the deployment that built it (a rollback reuses its folder, and its image). */
+export function releaseRef(slug: string, dir: string): ReleaseRef {
+  return { slug, deploymentId: path.basename(dir) };
 }

@@ -1,13 +1,14 @@
 // The runtime driver, chosen once from the configuration; the report of what it enforces is logged at boot.
 import { lookup } from "node:dns/promises";
 import type { Config } from "../../config.ts";
+import { createDockerDriver } from "./docker/driver.ts";
 import { createLocalDriver } from "./local/driver.ts";
 import type { RuntimeDriver, SandboxReport } from "./types.ts";
 
 export type * from "./types.ts";
 export { SandboxUnavailableError } from "./errors.ts";
 
-export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "postgresProvisionUrl">>;
+export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "postgresProvisionUrl" | "docker">>;
 
 export interface RuntimeLogger {
   info(message: string): void;
@@ -16,7 +17,17 @@ export interface RuntimeLogger {
 
 export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger): Promise<RuntimeDriver> {
   const forward = config.postgresProvisionUrl ? await postgresEndpoint(config.postgresProvisionUrl) : undefined;
-  const driver = await createLocalDriver({ dataDir: config.dataDir, allowPartial: config.sandboxAllowPartial, forward });
+  const driver =
+    config.runtime === "docker"
+      ? await createDockerDriver({
+          dataDir: config.dataDir,
+          allowPartial: config.sandboxAllowPartial,
+          dockerHost: config.docker?.host,
+          baseImage: config.docker?.baseImage,
+          forward,
+          log: log && ((line) => log.info(`docker runtime: ${line}`)),
+        })
+      : await createLocalDriver({ dataDir: config.dataDir, allowPartial: config.sandboxAllowPartial, forward });
   if (log) logSandbox(driver.sandbox, config.sandboxAllowPartial, log);
   return driver;
 }

@@ -31,6 +31,16 @@ export interface ProcessSpec {
   env: Record<string, string>;
   limits: SandboxLimits;
   onOutput: OutputSink;
+  /**
+   * Which release workDir holds (the deployment that built it; the app's slug): drivers that package releases
+   * (docker: an image per release) name and reuse what they make with it. Ignored by the local driver.
+   */
+  release?: ReleaseRef;
+}
+
+export interface ReleaseRef {
+  slug: string;
+  deploymentId: string;
 }
 
 export interface RunSpec extends ProcessSpec {
@@ -104,6 +114,8 @@ export interface RuntimeDriver {
   list(): Instance[];
   /** Removes what an earlier platform process left behind (processes, namespaces, cgroups); called at boot. */
   reap(): Promise<void>;
+  /** Frees what a release left in the driver (its image) once the engine pruned it; optional. */
+  removeRelease?(appKey: string, release: ReleaseRef): Promise<void>;
   /** Frees what an app holds (namespace, cgroup, firewall entries) once its last instance stopped. */
   removeApp(appKey: string): Promise<void>;
   /** Stops every instance and frees everything. */

@@ -1,0 +1,234 @@
+// The docker runtime driver: builds run in a container from the base image with the release folder bind-mounted
+// at /app (so the platform must run on the Docker host); each instance is a container of the release's own image
+// on the app's network, reached by the router at its address there. Containers carry labels (platform, app,
+// instance): reap() removes what a platform with the same DATA_DIR left behind.
+import { randomUUID } from "node:crypto";
+import { mkdir } from "node:fs/promises";
+import { SandboxUnavailableError } from "../errors.ts";
+import type { Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
+import { prepareWorkDir } from "../local/workdir.ts";
+import { APP_USER, ensureBaseImage } from "./base-image.ts";
+import { type Docker, LABEL, createDockerClient, pingDocker, platformId } from "./client.ts";
+import { type RunningContainer, runContainer } from "./container.ts";
+import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, removeNetwork, setupFirewall } from "./network.ts";
+import { probeDocker, type DockerEnforcement } from "./probe.ts";
+import { ensureReleaseImage, removeAppImages, removeReleaseImage } from "./release-image.ts";
+import path from "node:path";
+
+export interface DockerDriverOptions {
+  dataDir: string;
+  allowPartial: boolean;
+  dockerHost?: string;
+  baseImage?: string;
+  forward?: ForwardedService;
+  graceMs?: number;
+  log?: (line: string) => void;
+}
+
+/** The port apps listen on inside their container (each has its own address). */
+export const APP_PORT = 8080;
+export const DATA_PATH = "/data";
+
+export async function createDockerDriver(options: DockerDriverOptions): Promise<RuntimeDriver> {
+  const docker = createDockerClient(options.dockerHost);
+  await pingDocker(docker).catch((error: Error) => {
+    throw new Error(`RUNTIME=docker: the Docker engine at ${options.dockerHost ?? "/var/run/docker.sock"} does not answer (${error.message})`);
+  });
+  const firewall = await setupFirewall(options.forward).then(
+    () => true as const,
+    (error: Error) => error.message,
+  );
+  const enforcement = await probeDocker(docker, firewall);
+  if (options.forward && enforcement.firewall) {
+    const network = enforcement.report.layers.find((l) => l.name === "network")!;
+    network.detail += `; one exception: the PostgreSQL server of app databases (${options.forward.host}:${options.forward.port}), at ${SERVICE_ADDRESS}:${options.forward.port} only`;
+  }
+  const base = await ensureBaseImage(docker, options.baseImage, options.log);
+  return new DockerDriver(docker, enforcement, base, options);
+}
+
+interface Running {
+  appKey: string;
+  container: RunningContainer;
+}
+
+class DockerDriver implements RuntimeDriver {
+  readonly name = "docker";
+  readonly sandbox: SandboxReport;
+  readonly dataPath = DATA_PATH;
+  private readonly platform: string;
+  private readonly graceMs: number;
+  private readonly instances = new Set<Instance>();
+  private readonly running = new Set<Running>();
+  private readonly images = new Map<string, Promise<string>>();
+  private readonly networks = new Map<string, Promise<string>>();
+
+  constructor(
+    readonly docker: Docker,
+    private readonly e: DockerEnforcement,
+    readonly baseImage: string,
+    private readonly options: DockerDriverOptions,
+  ) {
+    this.sandbox = e.report;
+    this.platform = platformId(options.dataDir);
+    this.graceMs = options.graceMs ?? 5000;
+  }
+
+  appEndpoint(service: { host: string; port: number }): { host: string; port: number } {
+    const forward = this.options.forward;
+    const forwarded = this.e.firewall && forward && forward.host === service.host && forward.port === service.port;
+    return forwarded ? { host: SERVICE_ADDRESS, port: service.port } : service;
+  }
+
+  async run(spec: RunSpec): Promise<RunResult> {
+    this.refuseUnlessAllowed();
+    if (spec.signal?.aborted) return { code: null, signal: null, timedOut: false, aborted: true };
+    const workDir = await prepareWorkDir(spec.workDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
+    const running = await this.launch(spec, "build", this.baseImage, [[workDir, "/app"]], { HOME: "/app" });
+    let timedOut = false;
+    let aborted = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void running.container.signal("SIGKILL");
+    }, spec.timeoutMs);
+    const onAbort = () => {
+      aborted = true;
+      void running.container.signal("SIGKILL");
+    };
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    if (spec.signal?.aborted) onAbort();
+    try {
+      return { ...(await running.container.exited), timedOut, aborted };
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
+  async start(spec: InstanceSpec): Promise<Instance> {
+    this.refuseUnlessAllowed();
+    const image = await this.releaseImage(spec);
+    const binds: [string, string][] = [];
+    if (spec.dataDir) {
+      await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
+      binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
+    }
+    const running = await this.launch(spec, "web", image, binds, { HOME: "/tmp", PORT: String(APP_PORT) }, spec.instanceId);
+    const { container } = running;
+    const exited = container.exited.finally(() => this.instances.delete(instance));
+    const instance: Instance = {
+      instanceId: spec.instanceId,
+      appKey: spec.appKey,
+      pid: container.pid,
+      target: { host: container.address, port: APP_PORT },
+      exited,
+      stop: (graceMs = this.graceMs) => this.stop(container, graceMs),
+    };
+    this.instances.add(instance);
+    return instance;
+  }
+
+  list(): Instance[] {
+    return [...this.instances];
+  }
+
+  async reap(): Promise<void> {
+    const filters = JSON.stringify({ label: [`${LABEL.platform}=${this.platform}`] });
+    for (const c of await this.docker.listContainers({ all: true, filters })) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+    for (const n of await this.docker.listNetworks({ filters })) await removeNetwork(this.docker, n.Id).catch(() => {});
+  }
+
+  async removeRelease(appKey: string, release: ReleaseRef): Promise<void> {
+    this.images.delete(`${appKey}/${release.deploymentId}`);
+    await removeReleaseImage(this.docker, release);
+  }
+
+  async removeApp(appKey: string): Promise<void> {
+    await this.stopApp(appKey);
+    for (const key of this.images.keys()) if (key.startsWith(`${appKey}/`)) this.images.delete(key);
+    await removeAppImages(this.docker, { [LABEL.platform]: this.platform, [LABEL.app]: appKey });
+  }
+
+  /** Stops every container; images stay for the next start, networks go (recreated on demand). */
+  async close(): Promise<void> {
+    const apps = new Set([...this.running].map((r) => r.appKey).concat([...this.networks.keys()]));
+    await Promise.all([...apps].map((key) => this.stopApp(key)));
+  }
+
+  private async stopApp(appKey: string): Promise<void> {
+    await Promise.all([...this.instances].filter((i) => i.appKey === appKey).map((i) => i.stop()));
+    await Promise.all([...this.running].filter((r) => r.appKey === appKey).map((r) => r.container.signal("SIGKILL").then(() => r.container.exited)));
+    const network = this.networks.get(appKey);
+    this.networks.delete(appKey);
+    if (network) await removeNetwork(this.docker, await network.catch(() => "")).catch(() => {});
+  }
+
+  private refuseUnlessAllowed(): void {
+    const missing = this.sandbox.layers.filter((l) => !l.enforced).map((l) => l.name);
+    if (missing.length > 0 && !this.options.allowPartial) throw new SandboxUnavailableError(missing);
+  }
+
+  private network(appKey: string): Promise<string> {
+    let pending = this.networks.get(appKey);
+    if (!pending) {
+      pending = (async () => {
+        // Another platform on this host may have rewritten the host-wide tables since boot: set them again.
+        if (this.e.firewall) await setupFirewall(this.options.forward);
+        return (await ensureAppNetwork(this.docker, this.platform, appKey)).name;
+      })();
+      pending.catch(() => this.networks.delete(appKey));
+      this.networks.set(appKey, pending);
+    }
+    return pending;
+  }
+
+  private releaseImage(spec: InstanceSpec): Promise<string> {
+    const release = spec.release ?? { slug: spec.appKey, deploymentId: path.basename(spec.workDir) };
+    const key = `${spec.appKey}/${release.deploymentId}`;
+    let pending = this.images.get(key);
+    if (!pending) {
+      pending = ensureReleaseImage(this.docker, {
+        base: this.baseImage,
+        release,
+        dir: spec.workDir,
+        labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey },
+        log: this.options.log,
+      });
+      pending.catch(() => this.images.delete(key));
+      this.images.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async launch(spec: ProcessSpec, kind: "build" | "web", image: string, binds: [string, string][], runtimeEnv: Record<string, string>, instanceId: string = randomUUID()): Promise<Running> {
+    const network = await this.network(spec.appKey);
+    const env = { PATH: "/usr/bin:/bin", HOST: "0.0.0.0", ...runtimeEnv, ...spec.env, ...(runtimeEnv.PORT ? { PORT: runtimeEnv.PORT } : {}) };
+    const container = await runContainer(this.docker, {
+      name: `slipway-${this.platform}-${kind}-${instanceId}`,
+      image,
+      argv: spec.argv,
+      env,
+      labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
+      network,
+      limits: spec.limits,
+      binds,
+      onOutput: spec.onOutput,
+    });
+    const running = { appKey: spec.appKey, container };
+    this.running.add(running);
+    void container.exited.finally(() => this.running.delete(running)).catch(() => {});
+    return running;
+  }
+
+  private async stop(container: RunningContainer, graceMs: number): Promise<void> {
+    if (!container.hasExited()) {
+      await container.signal("SIGTERM");
+      let timer: NodeJS.Timeout | undefined;
+      const graceOver = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs)));
+      const inTime = await Promise.race([container.exited.then(() => true), graceOver]);
+      clearTimeout(timer);
+      if (!inTime) await container.signal("SIGKILL");
+    }
+    await container.exited;
+  }
+}
