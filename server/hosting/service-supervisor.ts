@@ -80,7 +80,7 @@ export class ServiceSupervisor {
   }
 
   /** Rolls the release out as the app's service; resolves once every task of it passed its health check. */
-  async rollout(release: Release, options: { imageOf?: string; log(line: string): void; signal?: AbortSignal; force?: boolean }): Promise<void> {
+  async rollout(release: Release, options: { log(line: string): void; signal?: AbortSignal; force?: boolean }): Promise<void> {
     if (release.web.kind === "static") {
       this.deps.routes.serve(this.app.slug, { kind: "static", root: path.resolve(release.dir, release.web.root) });
       await this.deps.routes.flush();
@@ -97,7 +97,8 @@ export class ServiceSupervisor {
           appKey: this.app.id,
           slug: this.app.slug,
           deploymentId: release.deploymentId,
-          imageOf: options.imageOf ?? release.deploymentId,
+          // A rollback reuses the folder, and the image, of the deployment that built it.
+          imageOf: path.basename(release.dir),
           dir: release.dir,
           argv: release.web.argv,
           env: await this.deps.envOf(this.app.id),

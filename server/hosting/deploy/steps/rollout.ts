@@ -6,8 +6,7 @@ export const rollout: Step = {
   label: "Rolling out the new release (Swarm service update, start-first)",
   async run(ctx) {
     const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
-    const imageOf = ctx.rollbackOf?.deploymentId;
-    await ctx.service!.rollout({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web }, { imageOf, log: ctx.log, signal: ctx.signal });
+    await ctx.service!.rollout({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web }, { log: ctx.log, signal: ctx.signal });
     ctx.replaced = null;
   },
 };

@@ -3,6 +3,9 @@
 // its network and images. Swarm performs the rollouts, restarts crashed tasks and places them on nodes;
 // Slipway builds the image (pushing it to REGISTRY_URL for other nodes), watches the tasks for its route
 // table and follows their logs.
+import fs from "node:fs/promises";
+import { prepareWorkDir } from "../local/workdir.ts";
+import { APP_USER } from "../docker/base-image.ts";
 import type { Docker } from "../docker/client.ts";
 import { LABEL, isNotFound } from "../docker/client.ts";
 import { ensureReleaseImage, removeAppImages } from "../docker/release-image.ts";
@@ -18,6 +21,8 @@ export type { ServiceTasks, TaskView, Upstream } from "./tasks.ts";
 
 export interface OrchestratorOptions {
   platformId: string;
+  /** DATA_DIR: the folders above an app's data folder get the search bit the app user needs. */
+  dataDir: string;
   /** The base image the release images are built from (made at boot). */
   baseImage: () => Promise<string>;
   /** host[:port] of the registry every node pulls release images from; null: one node, local images. */
@@ -197,14 +202,18 @@ export class SwarmOrchestrator {
       replicas: release.replicas,
       limits: release.limits,
       networkId: await this.network(release.appKey),
-      dataDir: release.dataDir,
       forceUpdate,
       stopGraceMs: this.options.stopGraceMs,
       startTimeoutMs: this.options.startTimeoutMs,
       restart: this.options.restart,
     };
-    // A bind mount exists on this node only: an app with data (SQLite) is pinned here.
-    if (release.dataDir) spec.pinToNode = await (this.nodeId ??= this.docker.info().then((i: { Swarm: { NodeID: string } }) => i.Swarm.NodeID));
+    // A bind mount exists on this node only: an app with data (its SQLite databases) is pinned here.
+    const data = release.dataDir;
+    if (data && (await fs.readdir(data.host).catch(() => [])).length > 0) {
+      await prepareWorkDir(data.host, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
+      spec.dataDir = data;
+      spec.pinToNode = await (this.nodeId ??= this.docker.info().then((i: { Swarm: { NodeID: string } }) => i.Swarm.NodeID));
+    }
     return spec;
   }
 
