@@ -52,11 +52,15 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   // App hosts are answered by the router before Fastify sees the request, from the engine's route table
   // (known once the platform exists, after Fastify whose logger it uses).
   let routes: RouteTable = NO_APPS;
+  let platformRef: { engine: { upstreamFailed(slug: string, instanceId: string, why: string): void } } | null = null;
   const router = createRouter({
     appsDomain: config.appsDomain,
     publicUrl: config.publicUrl,
     routes: { lookup: (slug) => routes.lookup(slug), domain: (hostname) => routes.domain?.(hostname) },
     onError: (slug, err) => app.log.warn({ slug, err }, "app request failed"),
+    onUpstreamFailed: (slug, upstream, err) => {
+      if (upstream.id) platformRef?.engine.upstreamFailed(slug, upstream.id, (err as { code?: string }).code ?? err.message);
+    },
   });
   const app = Fastify({
     serverFactory: router.serverFactory,
@@ -70,6 +74,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     trustProxy: config.edge ? [...new Set(["127.0.0.1", "::1", dialable(config.host)])] : false,
   });
   const platform = await createPlatform(config, app.log);
+  platformRef = platform;
   await platform.services.oauthClients.ensureFirstParty();
   routes = options.routeTable ?? platform.engine.routes;
   for (const warning of configWarnings(config)) app.log.warn(warning);

@@ -98,6 +98,10 @@ const schema = z.object({
   DEFAULT_REQUESTS_PER_MINUTE: positiveInt.default(120),
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
   DEFAULT_MAX_DATABASES: z.coerce.number().int().min(0, "expected 0 or more").default(3),
+  DEFAULT_MAX_INSTANCES: z.coerce.number().int().min(1, "expected 1 or more").max(100, "expected 100 or fewer").default(4),
+  HEALTH_CHECK_INTERVAL_MS: positiveInt.default(5000),
+  HEALTH_CHECK_TIMEOUT_MS: positiveInt.default(2000),
+  HEALTH_CHECK_FAILURES: positiveInt.default(3),
   DEFAULT_CDN_BYTES: positiveInt.default(100 * MiB),
   DEFAULT_MAX_UPLOAD_BYTES: positiveInt.default(50 * MiB),
   APP_MEMORY_MB: positiveInt.default(512),
@@ -180,6 +184,7 @@ export interface Config {
     requestsPerMinute: number;
     maxApps: number;
     maxDatabases: number;
+    maxInstances: number;
     cdnBytes: bigint;
     maxUploadBytes: bigint;
   };
@@ -188,6 +193,8 @@ export interface Config {
     buildLimits: { memoryBytes: number; cpuPercent: number; pids: number };
     buildTimeoutMs: number;
     startTimeoutMs: number;
+    /** The periodic check of every running app instance (HEALTH_CHECK_*). */
+    healthCheck: { intervalMs: number; timeoutMs: number; failures: number };
     logRetention: number;
     releasesKept: number;
   };
@@ -262,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,
       maxApps: e.DEFAULT_MAX_APPS,
       maxDatabases: e.DEFAULT_MAX_DATABASES,
+      maxInstances: e.DEFAULT_MAX_INSTANCES,
       cdnBytes: BigInt(e.DEFAULT_CDN_BYTES),
       maxUploadBytes: BigInt(e.DEFAULT_MAX_UPLOAD_BYTES),
     },
@@ -270,6 +278,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
       buildTimeoutMs: e.BUILD_TIMEOUT_SECONDS * 1000,
       startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,
+      healthCheck: { intervalMs: e.HEALTH_CHECK_INTERVAL_MS, timeoutMs: e.HEALTH_CHECK_TIMEOUT_MS, failures: e.HEALTH_CHECK_FAILURES },
       logRetention: e.LOG_RETENTION_LINES,
       releasesKept: e.RELEASES_KEPT,
     },

@@ -143,7 +143,7 @@ export async function startCaddy(appPort: number, host: string): Promise<Running
           bench: {
             listen: [`127.0.0.1:${port}`],
             automatic_https: { disable: true },
-            routes: [{ match: [{ host: [host] }], handle: [appHandler({ host: "127.0.0.1", port: appPort })], terminal: true }],
+            routes: [{ match: [{ host: [host] }], handle: [appHandler({ upstreams: [{ host: "127.0.0.1", port: appPort }] })], terminal: true }],
           },
         },
       },

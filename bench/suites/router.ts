@@ -29,7 +29,7 @@ export const routerSuite: Suite = {
     try {
       const app = await startOkApp();
       running.push(app);
-      const routes: RouteTable = { lookup: (slug) => (slug === SLUG ? { kind: "proxy", host: "127.0.0.1", port: app.port } : { kind: "unknown" }) };
+      const routes: RouteTable = { lookup: (slug) => (slug === SLUG ? { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] } : { kind: "unknown" }) };
       const slipway = await startSlipway({}, undefined, { routeTable: routes });
       running.push(slipway);
       const host = `${SLUG}.localhost:${new URL(slipway.url).port}`;

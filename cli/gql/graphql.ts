@@ -81,6 +81,7 @@ export type QuotaLimitsInput = {
   cdnBytes?: number | null | undefined;
   maxApps?: number | null | undefined;
   maxDatabases?: number | null | undefined;
+  maxInstances?: number | null | undefined;
   maxUploadBytes?: number | null | undefined;
   requestsPerMinute?: number | null | undefined;
 };

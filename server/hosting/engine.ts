@@ -27,6 +27,8 @@ import { buildAndRollOut, rollOutRelease } from "./deploy/pipeline.ts";
 
 /** What keeps an app's live release running: Slipway's own supervisor, or an orchestrator's service. */
 type Runner = AppSupervisor | ServiceSupervisor;
+import type { HealthCheckOptions } from "./health-monitor.ts";
+import type { ReplicaStatus } from "./replicas.ts";
 
 export interface EngineOptions {
   dataDir: string;
@@ -34,6 +36,7 @@ export interface EngineOptions {
   buildLimits: SandboxLimits;
   buildTimeoutMs: number;
   startTimeoutMs: number;
+  healthCheck: HealthCheckOptions;
   drainMs: number;
   stopGraceMs: number;
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
@@ -159,9 +162,19 @@ export class HostingEngine {
   }
 
   /** The live release's supervisor state, for the app's details. */
-  runtime(appId: string): { restarts: number; running: boolean } {
+  runtime(appId: string): { restarts: number; running: boolean; processes: ReplicaStatus[] } {
     const supervisor = this.supervisors.get(appId);
-    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.running };
+    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.running, processes: supervisor?.processes() ?? [] };
+  }
+
+  /** Runs `instances` instances of the app's live release (remembered for the next start when none runs). */
+  scale(app: { id: string; slug: string }, instances: number): Promise<void> {
+    return this.supervisorOf(app).scale(instances);
+  }
+
+  /** The router could not reach an instance (connection refused or reset): out of rotation until it answers. */
+  upstreamFailed(slug: string, instanceId: string, why: string): void {
+    for (const supervisor of this.supervisors.values()) if (supervisor.app.slug === slug) supervisor.unreachable(instanceId, why);
   }
 
   async stop(app: { id: string; slug: string }): Promise<void> {
@@ -238,8 +251,10 @@ export class HostingEngine {
     await this.logs.close();
   }
 
-  private supervisorOf(app: { id: string; slug: string }): Runner {
+  /** The app's supervisor; `instances` (the App row's) sets how many instances its next start runs. */
+  private supervisorOf(app: { id: string; slug: string; instances?: number }): Runner {
     let supervisor = this.supervisors.get(app.id);
+    if (supervisor && app.instances !== undefined) supervisor.want(app.instances);
     const orchestrator = this.deps.driver.orchestrator;
     if (!supervisor && orchestrator) {
       supervisor = new ServiceSupervisor(
@@ -256,6 +271,7 @@ export class HostingEngine {
           onError: this.deps.onError,
         },
         { id: app.id, slug: app.slug },
+        app.instances,
       );
       this.supervisors.set(app.id, supervisor);
     }
@@ -269,6 +285,7 @@ export class HostingEngine {
           state: this.state,
           limits: options.limits,
           startTimeoutMs: options.startTimeoutMs,
+          healthCheck: options.healthCheck,
           drainMs: options.drainMs,
           stopGraceMs: options.stopGraceMs,
           backoff: options.backoff,
@@ -279,6 +296,7 @@ export class HostingEngine {
           onError: this.deps.onError,
         },
         { id: app.id, slug: app.slug },
+        app.instances,
       );
       this.supervisors.set(app.id, supervisor);
     }
@@ -297,7 +315,7 @@ export class HostingEngine {
     const { db } = this.deps;
     const deployment = await db.deployment.findUnique({ where: { id: deploymentId }, include: { app: true } });
     if (!deployment) return;
-    const app = { id: appId, slug: deployment.app.slug };
+    const app = { id: appId, slug: deployment.app.slug, instances: deployment.app.instances };
     const log = processLog(this.logs, { appId, kind: "build", deploymentId }, () => this.redactors.get(appId) ?? ((l) => l));
     const supervisor = this.supervisorOf(app);
     const timings: StepTiming[] = [];

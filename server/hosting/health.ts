@@ -7,11 +7,13 @@ import { DeployError } from "./errors.ts";
 const RETRY_MS = 20;
 const ATTEMPT_TIMEOUT_MS = 2000;
 
-function answers(host: string, port: number): Promise<boolean> {
+/** One HTTP GET / (any status counts): the start check, and the periodic check of every running instance. */
+export function answers(host: string, port: number, timeoutMs = ATTEMPT_TIMEOUT_MS): Promise<boolean> {
   return new Promise((resolve) => {
-    const request = http.get({ host, port, path: "/", agent: false, timeout: ATTEMPT_TIMEOUT_MS, headers: { "user-agent": "slipway-health-check" } }, (response) => {
-      response.resume();
+    const request = http.get({ host, port, path: "/", agent: false, timeout: timeoutMs, headers: { "user-agent": "slipway-health-check" } }, () => {
       resolve(true);
+      // Headers are enough: a streaming answer must not hold the check open.
+      request.destroy();
     });
     request.once("timeout", () => request.destroy());
     request.once("error", () => resolve(false));

@@ -13,6 +13,7 @@ import type { Redact } from "./logs/redact.ts";
 import type { LogStore } from "./logs/store.ts";
 import type { MemoryRouteTable } from "./routes.ts";
 import type { HostingState } from "./state.ts";
+import type { ReplicaStatus } from "./replicas.ts";
 import type { Release } from "./supervisor.ts";
 import path from "node:path";
 
@@ -43,6 +44,8 @@ export class ServiceSupervisor {
   private readonly reported = new Set<string>();
   private failures = 0;
   private status: "RUNNING" | "CRASHED" | null = null;
+  /** What the route was last set to: a poll that changes nothing changes no route (nor the edge). */
+  private published = "";
 
   constructor(
     private readonly deps: ServiceSupervisorDeps,
@@ -70,9 +73,17 @@ export class ServiceSupervisor {
     return this.wanted;
   }
 
-  /** The tasks as the app's details show them. */
-  processes(): { name: string; state: string; deploymentId: string | null }[] {
-    return this.tasks.filter((t) => t.desired === "running").map((t, i) => ({ name: `web.${i + 1}`, state: t.upstream ? "running" : t.state, deploymentId: t.deploymentId }));
+  /** The tasks meant to run, as the app's details show them (web.1 … in the order Swarm created them). */
+  processes(): ReplicaStatus[] {
+    return this.tasks
+      .filter((t) => t.desired === "running")
+      .map((t, i) => ({
+        index: i + 1,
+        instanceId: t.id,
+        state: t.upstream ? "healthy" : t.error ? "crashed" : t.state === "running" ? "unhealthy" : "starting",
+        startedAt: t.createdAt ? new Date(t.createdAt) : null,
+        restarts: this.failures,
+      }));
   }
 
   want(instances: number): void {
@@ -152,6 +163,7 @@ export class ServiceSupervisor {
   /** Scale to 0, keeping the service; the route says the app is stopped (or failed). */
   async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
     this.stopped = true;
+    this.published = "";
     this.deps.routes.unavailable(this.app.slug, status);
     await this.deps.routes.flush();
     await this.deps.orchestrator.scale(this.app.id, 0);
@@ -163,7 +175,7 @@ export class ServiceSupervisor {
   }
 
   /** The router could not reach a task: out of the route until the next poll says it runs. */
-  unreachable(taskId: string): void {
+  unreachable(taskId: string, _why?: string): void {
     const left = this.upstreams.filter((u) => u.taskId !== taskId);
     if (left.length === this.upstreams.length || left.length === 0) return;
     this.upstreams = left;
@@ -208,9 +220,11 @@ export class ServiceSupervisor {
   }
 
   private publish(): void {
-    const [first] = this.upstreams;
-    if (first) {
-      this.deps.routes.serve(this.app.slug, { kind: "proxy", host: first.host, port: first.port });
+    const key = this.upstreams.map((u) => `${u.host}:${u.port}`).join(",") || (this.rolling === 0 && this.release ? "crashed" : "");
+    if (key === this.published) return;
+    this.published = key;
+    if (this.upstreams.length > 0) {
+      this.deps.routes.serve(this.app.slug, { kind: "proxy", upstreams: this.upstreams.map((u) => ({ host: u.host, port: u.port, id: u.taskId })) });
       this.setStatus("RUNNING");
     } else if (this.rolling === 0 && this.release) {
       this.deps.routes.unavailable(this.app.slug, "CRASHED");

@@ -1,12 +1,16 @@
-// Keeps one app's live release running. A new instance takes traffic only once it answers HTTP; the one it
-// replaces drains, then stops. An instance that exits on its own is restarted with exponential back-off
-// (status CRASHED meanwhile); the back-off resets after a healthy period and on a new release. Runtime
-// state (instance, crash count, timers) lives here, in memory, never in the database.
+// Keeps one app's live release running as `instances` instances (web.1 … web.N). A new release takes traffic
+// only once every one of its instances answers HTTP; the ones it replaces drain, then stop. An instance that
+// exits on its own is restarted alone with exponential back-off, the others serving meanwhile; the app is
+// CRASHED only while none serves. The back-off resets after a healthy period and on a new release. Scaling
+// starts instances and adds them to the route once they answer, or takes them out of the route, drains and
+// stops them. Runtime state (instances, crash counts, timers) lives here, in memory, never in the database.
 import type { WebProcess } from "./builders/types.ts";
-import type { Instance, ReleaseRef, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
+import type { ReleaseRef, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
 import { describeExit, waitUntilAnswering } from "./health.ts";
-import { processLog, type ProcessLog } from "./logs/sink.ts";
+import { HealthMonitor, type HealthCheckOptions } from "./health-monitor.ts";
+import { alive, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
+import { processLog } from "./logs/sink.ts";
 import type { Redact } from "./logs/redact.ts";
 import type { LogStore } from "./logs/store.ts";
 import type { MemoryRouteTable } from "./routes.ts";
@@ -44,6 +48,7 @@ export interface SupervisorDeps {
   /** SIGTERM → SIGKILL. */
   stopGraceMs: number;
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
+  healthCheck: HealthCheckOptions;
   envOf(appId: string): Promise<Record<string, string>>;
   /** The app's own data directory, bound read-write into its processes (its SQLite databases). */
   dataDirOf(appId: string): string;
@@ -55,22 +60,25 @@ export interface SupervisorDeps {
 
 export interface Candidate {
   release: Release;
-  instance: Instance | null;
-  target: { kind: "proxy"; host: string; port: number } | { kind: "static"; root: string };
-  log: ProcessLog | null;
+  /** A static site's folder (Slipway serves it); null for a web process. */
+  root: string | null;
+  /** replicas[i] is web.(i+1); empty while that instance is being restarted. Its length is the instances wanted. */
+  replicas: (Replica | undefined)[];
   startedAt: number;
-  /** Set when its process exited (how), even before it took traffic. */
-  exit?: string;
   /** The app's env vars version it was started with. */
   envVersion: number;
 }
 
 export class AppSupervisor {
   private current: Candidate | null = null;
-  /** The release to bring back after a crash, while no instance runs. */
+  /** The release to bring back after a failed start or a stop, while nothing is current. */
   private crashed: Release | null = null;
+  /** Starts of the whole release failed in a row (nothing current). */
   private crashes = 0;
   private restartTimer: unknown = null;
+  /** Per instance index: failures in a row, and the pending restart. */
+  private readonly slotCrashes = new Map<number, number>();
+  private readonly slotTimers = new Map<number, unknown>();
   private stopped = false;
   /** Bumped by every switch of the route and every stop: a relaunch started before one of them must not go live. */
   private epoch = 0;
@@ -78,29 +86,46 @@ export class AppSupervisor {
   private relaunches = 0;
   /** Bumped when the env vars change: an instance started with older ones is relaunched once it goes live. */
   private envVersion = 0;
+  /** Whether the route last went to instances (null: not decided since the last switch or stop). */
+  private serving: boolean | null = null;
+  /** Scale changes, one at a time. */
+  private scaling: Promise<void> = Promise.resolve();
+  private readonly monitor: HealthMonitor;
 
   constructor(
     private readonly deps: SupervisorDeps,
     readonly app: { id: string; slug: string },
-  ) {}
+    /** Instances wanted (App.instances). */
+    private wanted = 1,
+  ) {
+    this.monitor = new HealthMonitor(deps.healthCheck, deps.clock, () => this.current?.replicas.filter(alive) ?? [], (replica, why) => {
+      this.system(`${replicaName(replica.index)}: ${why}.`);
+      this.publish();
+    });
+  }
 
   get liveRelease(): Release | null {
     return this.current?.release ?? this.crashed;
   }
 
-  get instance(): Instance | null {
-    return this.current?.instance ?? null;
-  }
-
-  /** Whether an instance of the live release runs. */
+  /** Whether some instance of the live release runs. */
   get running(): boolean {
-    return !!this.current?.instance;
+    return !!this.current?.replicas.some(alive);
   }
 
-  /** Failures in a row; an instance up for the healthy period has cleared them. */
+  get instances(): number {
+    return this.wanted;
+  }
+
+  /** How many instances the next start runs (the App row's number; scale() changes what runs now). */
+  want(instances: number): void {
+    this.wanted = instances;
+  }
+
+  /** Failures in a row of the instance that failed most; an instance up for the healthy period has cleared them. */
   get restarts(): number {
-    const up = this.current && this.deps.clock.now() - this.current.startedAt >= this.deps.backoff.healthyAfterMs;
-    return up ? 0 : this.crashes;
+    if (!this.current) return this.crashes;
+    return Math.max(0, ...this.processes().map((p) => p.restarts));
   }
 
   /** Stopped by its owner (or being deleted): nothing restarts it until the next deploy or restart. */
@@ -108,75 +133,85 @@ export class AppSupervisor {
     return this.stopped;
   }
 
+  /** The live release's instances, for the app's details. */
+  processes(): ReplicaStatus[] {
+    const current = this.current;
+    if (!current || current.root) return [];
+    const now = this.deps.clock.now();
+    return current.replicas.map((replica, i) => {
+      const index = i + 1;
+      const up = alive(replica) && now - replica.startedAt >= this.deps.backoff.healthyAfterMs;
+      const restarts = up ? 0 : (this.slotCrashes.get(index) ?? 0);
+      if (!alive(replica)) return { index, instanceId: "", state: "crashed", startedAt: null, restarts };
+      return { index, instanceId: replica.instance.instanceId, state: replica.health, startedAt: new Date(replica.startedAt), restarts };
+    });
+  }
+
   /** New env vars: what is running (or starting) now has the old ones. */
   envChanged(): void {
     this.envVersion += 1;
   }
 
-  /** Spawns the release (nothing to spawn for a static site). Resolves once spawned, not once answering. */
+  /** Spawns `instances` instances of the release (nothing for a static site). Resolves once spawned, not once answering. */
   async start(release: Release): Promise<Candidate> {
-    const startedAt = this.deps.clock.now();
-    const envVersion = this.envVersion;
-    if (release.web.kind === "static") {
-      return { release, instance: null, target: { kind: "static", root: path.resolve(release.dir, release.web.root) }, log: null, startedAt, envVersion };
+    const candidate: Candidate = { release, root: null, replicas: [], startedAt: this.deps.clock.now(), envVersion: this.envVersion };
+    if (release.web.kind === "static") return { ...candidate, root: path.resolve(release.dir, release.web.root) };
+    const env = await this.deps.envOf(this.app.id);
+    const started = await Promise.allSettled(Array.from({ length: this.wanted }, (_, i) => this.spawn(candidate, i + 1, env)));
+    for (const result of started) if (result.status === "fulfilled") candidate.replicas[result.value.index - 1] = result.value;
+    const failed = started.find((result) => result.status === "rejected");
+    if (failed) {
+      await this.discard(candidate);
+      throw failed.reason;
     }
-    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: release.deploymentId }, () => this.deps.redactorOf(this.app.id));
-    const instance = await this.deps.driver.start({
-      appKey: this.app.id,
-      instanceId: randomUUID(),
-      workDir: release.dir,
-      dataDir: this.deps.dataDirOf(this.app.id),
-      argv: release.web.argv,
-      env: await this.deps.envOf(this.app.id),
-      limits: this.deps.limits,
-      onOutput: log.sink,
-      release: releaseRef(this.app.slug, release.dir),
-    });
-    const candidate: Candidate = { release, instance, target: { kind: "proxy", ...instance.target }, log, startedAt, envVersion };
-    void instance.exited.then((exit) => {
-      log.end();
-      candidate.exit = describeExit(exit);
-      if (this.current === candidate) this.onCrash(candidate, candidate.exit);
-    });
     return candidate;
   }
 
+  /** Resolves once every instance answers HTTP (a release that does not answer on all of them does not go live). */
   async waitHealthy(candidate: Candidate, signal?: AbortSignal): Promise<void> {
-    if (candidate.instance) await waitUntilAnswering(candidate.instance, this.deps.startTimeoutMs, signal);
+    await Promise.all(candidate.replicas.filter(alive).map((r) => waitUntilAnswering(r.instance, this.deps.startTimeoutMs, signal)));
+    for (const replica of candidate.replicas) if (replica) replica.health = "healthy";
   }
 
   /** Sends traffic to the candidate; returns the one it replaced, still running until retired. */
   promote(candidate: Candidate): Candidate | null {
     const previous = this.current;
-    if (this.liveRelease?.deploymentId !== candidate.release.deploymentId) this.crashes = 0;
-    this.cancelRestart();
+    if (this.liveRelease?.deploymentId !== candidate.release.deploymentId) {
+      this.crashes = 0;
+      this.slotCrashes.clear();
+    }
+    this.cancelRestarts();
     this.epoch += 1;
     this.current = candidate;
     this.crashed = null;
     this.stopped = false;
-    this.deps.routes.serve(this.app.slug, candidate.target);
-    // It died between its answer and the switch: a crash like any other.
-    if (candidate.exit) this.onCrash(candidate, candidate.exit);
+    this.serving = null;
+    this.publish();
+    // Some died between their answer and the switch: crashes like any other.
+    for (const replica of candidate.replicas) if (replica?.exit !== undefined) this.replicaCrashed(candidate, replica.index, `the process exited (${replica.exit})`, replica.startedAt);
+    if (!candidate.root) this.monitor.start();
     // The env vars changed while it started: start it again with the new ones.
-    else if (candidate.envVersion !== this.envVersion) void this.bringBack(candidate.release);
+    if (candidate.envVersion !== this.envVersion) void this.bringBack(candidate.release);
+    else if (candidate.replicas.length !== this.wanted) void this.scale(this.wanted);
     return previous;
   }
 
-  /** Resolves once the edge (EDGE=caddy) routes as the table says: after a switch, before the old instance retires. */
+  /** Resolves once the edge (EDGE=caddy) routes as the table says: after a switch, before the old instances retire. */
   routesSettled(): Promise<void> {
     return this.deps.routes.flush();
   }
 
-  /** Lets a replaced instance finish what it is serving, then stops it. */
+  /** Lets replaced instances finish what they are serving, then stops them. */
   async retire(previous: Candidate | null): Promise<void> {
-    if (!previous?.instance) return;
-    await new Promise((resolve) => this.deps.clock.setTimeout(() => resolve(null), this.deps.drainMs));
-    await previous.instance.stop(this.deps.stopGraceMs);
+    const running = previous?.replicas.filter(alive) ?? [];
+    if (!running.length) return;
+    await this.drain();
+    await Promise.all(running.map((r) => r.instance.stop(this.deps.stopGraceMs)));
   }
 
   /** A candidate that will not go live. */
   async discard(candidate: Candidate): Promise<void> {
-    await candidate.instance?.stop(this.deps.stopGraceMs);
+    await Promise.all(candidate.replicas.map((r) => r?.instance.stop(this.deps.stopGraceMs)));
   }
 
   /** Start → answer → switch → retire, for a release already built (restart, rollback, crash, boot). */
@@ -194,25 +229,43 @@ export class AppSupervisor {
     if (this.epoch !== epoch || this.relaunches !== launch) return this.discard(candidate);
     const previous = this.promote(candidate);
     await this.deps.routes.flush();
-    await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
+    await this.deps.state.setAppStatus(this.app.id, this.running || candidate.root ? "RUNNING" : "CRASHED", release.deploymentId);
     await this.retire(previous);
+  }
+
+  /**
+   * Runs `instances` instances of the live release: new ones take traffic once they answer; removed ones leave
+   * the route first, then drain and stop. Stopped apps and static sites only remember the number.
+   */
+  scale(instances: number): Promise<void> {
+    this.wanted = instances;
+    this.scaling = this.scaling.then(() => this.applyScale()).catch((error: unknown) => this.deps.onError(error, `scaling app ${this.app.slug}`));
+    return this.scaling;
+  }
+
+  /** The router could not reach an instance: it leaves the rotation until a health check passes. */
+  unreachable(instanceId: string, why: string): void {
+    const replica = this.current?.replicas.find((r) => alive(r) && r.instance.instanceId === instanceId);
+    if (replica) this.monitor.markFailed(replica, `the router could not reach it (${why}): out of rotation until it answers a health check`);
   }
 
   /** Stops serving: the route shows the app as stopped, and no restart happens until the next start. */
   async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
     this.stopped = true;
     this.epoch += 1;
-    this.cancelRestart();
+    this.cancelRestarts();
+    this.monitor.stop();
     const running = this.current;
     this.crashed = running?.release ?? this.crashed;
     this.current = null;
+    this.serving = null;
     this.deps.routes.unavailable(this.app.slug, status);
-    // The edge stops sending requests before the instance stops.
+    // The edge stops sending requests before the instances stop.
     await this.deps.routes.flush();
-    await running?.instance?.stop(this.deps.stopGraceMs);
+    if (running) await this.discard(running);
   }
 
-  /** Relaunches a release (platform boot); if it will not start, retries with back-off like a crash. */
+  /** Relaunches a release (platform boot, restart); if it will not start, retries with back-off like a crash. */
   async bringBack(release: Release): Promise<void> {
     if (!this.current) this.crashed = release;
     try {
@@ -221,8 +274,114 @@ export class AppSupervisor {
       const why = this.didNotStart(error);
       if (this.stopped) return;
       if (!this.current) return this.retryLater(release, why);
-      this.deps.logs.append(this.app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: `Restart failed: ${why}. The running instance keeps serving.` });
+      this.system(`Restart failed: ${why}. The running instances keep serving.`, release);
     }
+  }
+
+  private async applyScale(): Promise<void> {
+    const current = this.current;
+    if (!current || current.root || this.stopped) return;
+    const have = current.replicas.length;
+    if (this.wanted > have) {
+      current.replicas.length = this.wanted;
+      this.system(`Scaling to ${this.wanted} instances: starting ${range(have + 1, this.wanted).map(replicaName).join(", ")}.`);
+      await Promise.all(range(have + 1, this.wanted).map((index) => this.restartSlot(current, index)));
+    } else if (this.wanted < have) {
+      const removed = current.replicas.splice(this.wanted);
+      for (const index of range(this.wanted + 1, have)) this.cancelSlot(index);
+      this.system(`Scaling to ${this.wanted} instance${this.wanted === 1 ? "" : "s"}: ${range(this.wanted + 1, have).map(replicaName).join(", ")} leave the route, then stop.`);
+      this.publish();
+      await this.deps.routes.flush();
+      await this.retire({ ...current, replicas: removed });
+    }
+  }
+
+  /** Spawns one instance of the candidate's release, its output logged under its index. */
+  private async spawn(candidate: Candidate, index: number, env?: Record<string, string>): Promise<Replica> {
+    const release = candidate.release;
+    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: release.deploymentId, instance: index }, () => this.deps.redactorOf(this.app.id));
+    const instance = await this.deps.driver.start({
+      appKey: this.app.id,
+      instanceId: randomUUID(),
+      workDir: release.dir,
+      dataDir: this.deps.dataDirOf(this.app.id),
+      argv: release.web.kind === "static" ? [] : release.web.argv,
+      env: env ?? (await this.deps.envOf(this.app.id)),
+      limits: this.deps.limits,
+      onOutput: log.sink,
+      release: releaseRef(this.app.slug, candidate.release.dir),
+    });
+    const replica: Replica = { index, instance, log, startedAt: this.deps.clock.now(), health: "starting", failures: 0 };
+    void instance.exited.then((exit) => {
+      log.end();
+      replica.exit = describeExit(exit);
+      if (this.current === candidate && candidate.replicas[index - 1] === replica) this.replicaCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
+    });
+    return replica;
+  }
+
+  /** Starts instance `index` of the live release again (a crash's restart, or a new one when scaling up). */
+  private async restartSlot(candidate: Candidate, index: number): Promise<void> {
+    this.slotTimers.delete(index);
+    const wanted = () => !this.stopped && this.current === candidate && index <= this.wanted && !candidate.replicas[index - 1];
+    if (!wanted()) return;
+    let replica: Replica | undefined;
+    try {
+      replica = await this.spawn(candidate, index);
+      await waitUntilAnswering(replica.instance, this.deps.startTimeoutMs);
+    } catch (error) {
+      await replica?.instance.stop(this.deps.stopGraceMs).catch(() => {});
+      if (wanted()) this.replicaCrashed(candidate, index, this.didNotStart(error));
+      return;
+    }
+    if (!wanted()) return void (await replica.instance.stop(this.deps.stopGraceMs));
+    candidate.replicas[index - 1] = replica;
+    if (replica.exit !== undefined) return this.replicaCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
+    replica.health = "healthy";
+    this.publish();
+  }
+
+  /** An instance of the live release is gone: the others keep serving; it starts again after its back-off. */
+  private replicaCrashed(candidate: Candidate, index: number, why: string, startedAt?: number): void {
+    if (startedAt !== undefined && this.deps.clock.now() - startedAt >= this.deps.backoff.healthyAfterMs) this.slotCrashes.set(index, 0);
+    candidate.replicas[index - 1] = undefined;
+    const failures = (this.slotCrashes.get(index) ?? 0) + 1;
+    this.slotCrashes.set(index, failures);
+    const delay = this.backoffDelay(failures);
+    const others = candidate.replicas.filter(alive).map((r) => replicaName(r.index));
+    const who = candidate.replicas.length > 1 ? `${replicaName(index)}: ` : "";
+    const serving = others.length ? ` ${others.join(", ")} keep${others.length === 1 ? "s" : ""} serving.` : "";
+    this.system(`Crashed: ${who}${why}. Restarting in ${formatDelay(delay)} (failure ${failures} in a row).${serving}`, candidate.release);
+    this.publish();
+    this.cancelSlot(index);
+    this.slotTimers.set(index, this.deps.clock.setTimeout(() => void this.restartSlot(candidate, index), delay));
+  }
+
+  /** Routes the app as its live release stands: its serving instances, its static folder, or the crashed page. */
+  private publish(): void {
+    const current = this.current;
+    if (!current || this.stopped) return;
+    if (current.root) return this.deps.routes.serve(this.app.slug, { kind: "static", root: current.root });
+    const upstreams = upstreamsOf(current.replicas);
+    const serving = upstreams.length > 0;
+    if (serving) this.deps.routes.serve(this.app.slug, { kind: "proxy", upstreams });
+    else this.deps.routes.unavailable(this.app.slug, "CRASHED");
+    // Right after a switch, RUNNING is the deployment's (or the relaunch's) to record, with the live release.
+    const was = this.serving;
+    this.serving = serving;
+    if (was !== serving && (was !== null || !serving)) void this.deps.state.setAppStatus(this.app.id, serving ? "RUNNING" : "CRASHED");
+  }
+
+  private drain(): Promise<void> {
+    return new Promise((resolve) => this.deps.clock.setTimeout(() => resolve(), this.deps.drainMs));
+  }
+
+  private system(line: string, release = this.liveRelease): void {
+    this.deps.logs.append(this.app.id, { kind: "runtime", stream: "system", deploymentId: release?.deploymentId ?? null, line });
+  }
+
+  private backoffDelay(failures: number): number {
+    return Math.min(this.deps.backoff.baseMs * 2 ** (failures - 1), this.deps.backoff.maxMs);
   }
 
   /** Why a start failed, in words for the app's log (an unexpected error goes to the operator's log instead). */
@@ -232,26 +391,14 @@ export class AppSupervisor {
     return "Slipway could not start it (the platform's log says why)";
   }
 
-  private onCrash(candidate: Candidate, how: string): void {
-    if (this.deps.clock.now() - candidate.startedAt >= this.deps.backoff.healthyAfterMs) this.crashes = 0;
-    this.current = null;
-    this.crashed = candidate.release;
-    this.retryLater(candidate.release, `the process exited (${how})`);
-  }
-
-  /** Status CRASHED, then another start after a delay that doubles with each failure in a row. */
+  /** Status CRASHED, then another start of the whole release after a delay that doubles with each failure in a row. */
   private retryLater(release: Release, why: string): void {
     this.crashes += 1;
-    const delay = Math.min(this.deps.backoff.baseMs * 2 ** (this.crashes - 1), this.deps.backoff.maxMs);
-    this.deps.logs.append(this.app.id, {
-      kind: "runtime",
-      stream: "system",
-      deploymentId: release.deploymentId,
-      line: `Crashed: ${why}. Restarting in ${formatDelay(delay)} (failure ${this.crashes} in a row).`,
-    });
+    const delay = this.backoffDelay(this.crashes);
+    this.system(`Crashed: ${why}. Restarting in ${formatDelay(delay)} (failure ${this.crashes} in a row).`, release);
     this.deps.routes.unavailable(this.app.slug, "CRASHED");
     void this.deps.state.setAppStatus(this.app.id, "CRASHED");
-    this.cancelRestart();
+    if (this.restartTimer !== null) this.deps.clock.clearTimeout(this.restartTimer);
     this.restartTimer = this.deps.clock.setTimeout(() => {
       this.restartTimer = null;
       if (this.stopped || this.crashed !== release) return;
@@ -261,10 +408,21 @@ export class AppSupervisor {
     }, delay);
   }
 
-  private cancelRestart(): void {
+  private cancelSlot(index: number): void {
+    const timer = this.slotTimers.get(index);
+    if (timer !== undefined) this.deps.clock.clearTimeout(timer);
+    this.slotTimers.delete(index);
+  }
+
+  private cancelRestarts(): void {
     if (this.restartTimer !== null) this.deps.clock.clearTimeout(this.restartTimer);
     this.restartTimer = null;
+    for (const index of [...this.slotTimers.keys()]) this.cancelSlot(index);
   }
+}
+
+function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 }
 
 function formatDelay(ms: number): string {

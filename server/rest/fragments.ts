@@ -2,9 +2,9 @@
 export const fragments: Record<string, string> = {
   UserFields: `fragment UserFields on User { id name preferred_username: preferredUsername email avatar role status createdAt }`,
   QuotaFields: `fragment QuotaFields on Quota {
-    requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }`,
+    requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes usage { apps databases instances cdnBytes } }`,
   QuotaRequestFields: `fragment QuotaRequestFields on QuotaRequest { id
-    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes } reason status decisionReason createdAt decidedAt }`,
+    limits { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes } reason status decisionReason createdAt decidedAt }`,
   AuditEventFields: `fragment AuditEventFields on AuditEvent { id actorId actorName action targetType targetId details ip createdAt }`,
   OAuthClientFields: `fragment OAuthClientFields on OAuthClient { clientId name description redirectUris public createdAt }`,
   AppFields: `fragment AppFields on App {
@@ -16,7 +16,7 @@ export const fragments: Record<string, string> = {
   DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate
     dnsRecord { type name value } txtRecord { type name value } challengeUrl createdAt }`,
   FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
-  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId line }`,
+  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance line }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
 };

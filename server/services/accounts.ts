@@ -122,14 +122,15 @@ export function createAccountService(deps: {
     /** The quota record with what the user currently uses. */
     quotaOf(userId: string) {
       return cache.get(`quota:${userId}`, async () => {
-        const [quota, apps, databases, cdn] = await Promise.all([
+        const [quota, apps, databases, cdn, widest] = await Promise.all([
           db.quota.findUnique({ where: { userId } }),
           db.app.count({ where: { ownerId: userId, previewOfId: null } }),
           db.resource.count({ where: { app: { ownerId: userId } } }),
           db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
+          db.app.aggregate({ where: { ownerId: userId }, _max: { instances: true } }),
         ]);
         // Every account gets its quota row at sign-up; the defaults cover a row lost to manual edits.
-        return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, cdnBytes: cdn._sum.size ?? 0n } };
+        return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, instances: widest._max.instances ?? 0, cdnBytes: cdn._sum.size ?? 0n } };
       });
     },
 

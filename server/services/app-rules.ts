@@ -1,5 +1,6 @@
 // Field rules for apps: the slug (a DNS label under APPS_DOMAIN), repository, branch and env var keys.
 import type { Check } from "./validation.ts";
+import { LIMIT_MAXIMA } from "./quota-limits.ts";
 
 export const SLUG_PATTERN = /^[a-z][a-z0-9-]{1,38}[a-z0-9]$/;
 /** Names a person would take for the platform's own hosts, and the prefix preview apps are given. */
@@ -35,6 +36,9 @@ export function isEnvKey(key: string): boolean {
   return ENV_KEY.test(key) && key.length <= 200;
 }
 
+/** The most instances any app may run, whatever its owner's quota. */
+const MAX_INSTANCES = Number(LIMIT_MAXIMA.maxInstances);
+
 export const appRules = {
   slug: (v) =>
     typeof v !== "string" || !SLUG_PATTERN.test(v)
@@ -46,5 +50,12 @@ export const appRules = {
   description: (v) => (v != null && (typeof v !== "string" || v.length > 500) ? "Use at most 500 characters." : null),
   repo: (v) => (v != null && (typeof v !== "string" || !normaliseRepo(v)) ? "Give the repository as owner/name or https://github.com/owner/name." : null),
   branch: (v) => (v != null && (typeof v !== "string" || !isBranchName(v)) ? "Give a valid git branch name, like main." : null),
-  instances: (v) => (v != null && v !== 1 ? "The local runtime runs one instance per app; scaling out arrives with the container runtimes." : null),
+  instances: (v) =>
+    v == null
+      ? null
+      : v === 0
+        ? "Use a whole number of instances from 1 up: to run none, stop the app (POST /api/apps/:slug/stop)."
+        : typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > MAX_INSTANCES
+          ? `Use a whole number of instances from 1 to ${MAX_INSTANCES}.`
+          : null,
 } satisfies Record<string, Check>;

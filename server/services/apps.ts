@@ -123,7 +123,17 @@ export function createAppService(deps: { db: Db; config: Config; engine: Hosting
       if (input.repo !== undefined) data.repo = input.repo ? normaliseRepo(input.repo) : null;
       if (input.branch != null) data.branch = input.branch;
       for (const key of ["autoDeploy", "previews", "instances"] as const) if (input[key] != null) data[key] = input[key];
-      return db.app.update({ where: { id: app.id }, data });
+      const instances = input.instances;
+      if (instances != null && instances > app.instances) {
+        const quota = await accounts.quotaOf(ownerId);
+        if (instances > quota.maxInstances) {
+          throw new QuotaExceededError(`Your apps may run up to ${quota.maxInstances} instances each, not ${instances}. Scale to ${quota.maxInstances} or fewer, or ask for a higher maxInstances limit.`);
+        }
+      }
+      const updated = await db.app.update({ where: { id: app.id }, data });
+      // Running instances change in the background: new ones take traffic once they answer (App.processes tells).
+      if (instances != null && instances !== app.instances) void engine.scale(updated, instances);
+      return updated;
     },
 
     /** Sets (or with null clears) the token the app's repository is cloned with; it is never shown back. */

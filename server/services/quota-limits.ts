@@ -1,4 +1,4 @@
-// The five limits of a quota: which values are sane, and how a partial set of them is checked. Shared by
+// The six limits of a quota: which values are sane, and how a partial set of them is checked. Shared by
 // limit requests (users ask) and by administrators (who grant or set them directly).
 import { InvalidRequestError, type FieldErrors } from "../errors.ts";
 
@@ -6,6 +6,8 @@ export interface QuotaLimits {
   requestsPerMinute?: number | null;
   maxApps?: number | null;
   maxDatabases?: number | null;
+  /** The most instances one app may run (the highest App.instances of the account's apps counts as usage). */
+  maxInstances?: number | null;
   cdnBytes?: bigint | null;
   maxUploadBytes?: bigint | null;
 }
@@ -17,6 +19,7 @@ export const LIMIT_MAXIMA = {
   requestsPerMinute: 100_000n,
   maxApps: 1_000n,
   maxDatabases: 1_000n,
+  maxInstances: 100n,
   cdnBytes: 1024n * GiB,
   maxUploadBytes: 10n * GiB,
 } as const;
@@ -44,10 +47,11 @@ export function checkLimits(limits: QuotaLimits | null | undefined, field = "lim
 
 /** Checked limits as the Quota row's columns (ints and bigints). */
 export function quotaData(limits: Partial<Record<keyof QuotaLimits, bigint>>) {
-  const data: { requestsPerMinute?: number; maxApps?: number; maxDatabases?: number; cdnBytes?: bigint; maxUploadBytes?: bigint } = {};
+  const data: { requestsPerMinute?: number; maxApps?: number; maxDatabases?: number; maxInstances?: number; cdnBytes?: bigint; maxUploadBytes?: bigint } = {};
   if (limits.requestsPerMinute !== undefined) data.requestsPerMinute = Number(limits.requestsPerMinute);
   if (limits.maxApps !== undefined) data.maxApps = Number(limits.maxApps);
   if (limits.maxDatabases !== undefined) data.maxDatabases = Number(limits.maxDatabases);
+  if (limits.maxInstances !== undefined) data.maxInstances = Number(limits.maxInstances);
   if (limits.cdnBytes !== undefined) data.cdnBytes = limits.cdnBytes;
   if (limits.maxUploadBytes !== undefined) data.maxUploadBytes = limits.maxUploadBytes;
   return data;

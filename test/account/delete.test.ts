@@ -130,7 +130,7 @@ describe("DELETE /api/me", () => {
     // The app no longer answers: its process is gone and its name is unknown; its releases are removed.
     expect(engine.routes.lookup(slug).kind).not.toBe("proxy");
     expect((await requestApp(server.url, host)).status).toBe(404);
-    if (target.kind === "proxy") await expect(fetch(`http://${target.host}:${target.port}/`)).rejects.toThrow();
+    if (target.kind === "proxy") await expect(fetch(`http://${target.upstreams[0].host}:${target.upstreams[0].port}/`)).rejects.toThrow();
     expect(fs.existsSync(appFolder)).toBe(false);
     expect(await storage.stat(storageKey)).toBeNull();
 

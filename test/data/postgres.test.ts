@@ -25,7 +25,7 @@ async function newApp(): Promise<string> {
 async function ask(slug: string, p: string): Promise<{ status: number; body: any }> {
   const target = server.slipway.platform.engine.routes.lookup(slug);
   if (target.kind !== "proxy") throw new Error(`${slug} is not running (${target.kind})`);
-  const res = await fetch(`http://${target.host}:${target.port}${p}`);
+  const res = await fetch(`http://${target.upstreams[0].host}:${target.upstreams[0].port}${p}`);
   return { status: res.status, body: await res.json() };
 }
 
@@ -112,8 +112,8 @@ describe("PostgreSQL databases", () => {
     expect((await ask(a, `/connect?host=${serviceHost}&port=5432`)).body).toBe("open");
     expect((await ask(a, `/connect?host=${serviceHost}&port=6379`)).body).not.toBe("open");
     const gateway = server.slipway.platform.engine.routes.lookup(a);
-    if (gateway.kind === "proxy" && gateway.host !== "127.0.0.1") {
-      const hostSide = gateway.host.replace(/\d+$/, (n) => String(Number(n) - 1));
+    if (gateway.kind === "proxy" && gateway.upstreams[0].host !== "127.0.0.1") {
+      const hostSide = gateway.upstreams[0].host.replace(/\d+$/, (n) => String(Number(n) - 1));
       expect((await ask(a, `/connect?host=${hostSide}&port=5432`)).body).not.toBe("open");
       expect((await ask(a, `/connect?host=${hostSide}&port=6379`)).body).not.toBe("open");
     }

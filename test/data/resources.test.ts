@@ -26,7 +26,7 @@ async function newApp(client = owner): Promise<string> {
 async function ask(slug: string, p: string): Promise<{ status: number; body: any }> {
   const target = server.slipway.platform.engine.routes.lookup(slug);
   if (target.kind !== "proxy") throw new Error(`${slug} is not running (${target.kind})`);
-  const res = await fetch(`http://${target.host}:${target.port}${p}`);
+  const res = await fetch(`http://${target.upstreams[0].host}:${target.upstreams[0].port}${p}`);
   return { status: res.status, body: await res.json() };
 }
 

@@ -333,7 +333,7 @@ describe.skipIf(!HAS_CADDY)("the Caddy edge over a unix socket admin endpoint", 
         { appsDomain: "apps.test", platformHostname: "platform.test", slipway: { host: "127.0.0.1", port: 1 } },
       );
       expect(await edge.holdsConfig()).toBe(false);
-      await edge.apply({ apps: [["sock", { kind: "proxy", host: "127.0.0.1", port: appPort }]], domains: [] });
+      await edge.apply({ apps: [["sock", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: appPort }] }]], domains: [] });
       expect(await edge.holdsConfig()).toBe(true);
       // The loaded configuration kept the admin endpoint on the socket.
       expect(JSON.parse((await adminRequest(admin, "GET", "/config/admin")).body)).toEqual({ listen: `unix/${socketPath}` });

@@ -17,7 +17,7 @@ const newSlug = () => `app-${process.pid}-${++counter}`;
 async function answer(slug: string): Promise<string> {
   const target = server.slipway.platform.engine.routes.lookup(slug);
   if (target.kind !== "proxy") return `(${target.kind})`;
-  const res = await fetch(`http://${target.host}:${target.port}/`);
+  const res = await fetch(`http://${target.upstreams[0].host}:${target.upstreams[0].port}/`);
   return res.text();
 }
 

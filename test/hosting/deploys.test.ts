@@ -21,7 +21,7 @@ const serve = (text: string) => `require("http").createServer((q, s) => s.end(${
 async function answer(slug: string, pathname = "/"): Promise<string> {
   const target = server.slipway.platform.engine.routes.lookup(slug);
   if (target.kind !== "proxy") return `(${target.kind})`;
-  return fetch(`http://${target.host}:${target.port}${pathname}`).then((r) => r.text(), () => "(refused)");
+  return fetch(`http://${target.upstreams[0].host}:${target.upstreams[0].port}${pathname}`).then((r) => r.text(), () => "(refused)");
 }
 
 async function newApp(): Promise<string> {

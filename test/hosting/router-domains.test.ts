@@ -30,7 +30,7 @@ beforeAll(async () => {
   server = await startServer({}, { routeTable: routes });
   echo = await startUpstream(echoRequest);
   attachEcho(echo.server);
-  routes.targets.set("echo", { kind: "proxy", host: "127.0.0.1", port: echo.port });
+  routes.targets.set("echo", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: echo.port }] });
   routes.targets.set("parked", { kind: "unavailable", slug: "parked", status: "STOPPED" });
   routes.domains.set("shop.example.test", { slug: "echo", verified: true });
   routes.domains.set("stopped.example.test", { slug: "parked", verified: true });

@@ -32,7 +32,7 @@ beforeAll(async () => {
   port = new URL(server.url).port;
   echo = await startUpstream(echoRequest);
   attachEcho(echo.server);
-  routes.targets.set("echo", { kind: "proxy", host: "127.0.0.1", port: echo.port });
+  routes.targets.set("echo", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: echo.port }] });
 });
 afterAll(async () => {
   await server?.close();
@@ -133,7 +133,7 @@ describe("HTTP proxy", () => {
       res.writeEarlyHints({ link: "</style.css>; rel=preload; as=style" });
       res.end("final");
     });
-    routes.targets.set("hints", { kind: "proxy", host: "127.0.0.1", port: app.port });
+    routes.targets.set("hints", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] });
     try {
       const res = await request(server.url, "hints.localhost", "/");
       expect([res.status, res.body]).toEqual([200, "final"]);
@@ -144,7 +144,7 @@ describe("HTTP proxy", () => {
 
   it("reuses its connections to the app (HTTP/1.1 keep-alive)", async () => {
     const app = await startUpstream((_req, res) => res.end("ok"));
-    routes.targets.set("pooled", { kind: "proxy", host: "127.0.0.1", port: app.port });
+    routes.targets.set("pooled", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] });
     try {
       for (let i = 0; i < 10; i += 1) expect((await request(server.url, "pooled.localhost", `/${i}`)).body).toBe("ok");
       expect(app.connections).toBe(1);
@@ -162,7 +162,7 @@ describe("HTTP proxy", () => {
       await released;
       res.end("second");
     });
-    routes.targets.set("slow", { kind: "proxy", host: "127.0.0.1", port: app.port });
+    routes.targets.set("slow", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] });
     try {
       const { hostname, port: p } = new URL(server.url);
       const body = await new Promise<string>((resolve, reject) => {
@@ -192,7 +192,7 @@ describe("HTTP proxy", () => {
       req.on("data", (chunk: Buffer) => (size += chunk.length));
       req.on("end", () => res.end(String(size)));
     });
-    routes.targets.set("upload", { kind: "proxy", host: "127.0.0.1", port: app.port });
+    routes.targets.set("upload", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] });
     const chunk = Buffer.alloc(1024 * 1024, 120);
     try {
       const { hostname, port: p } = new URL(server.url);
@@ -220,7 +220,7 @@ describe("HTTP proxy", () => {
   });
 
   it("answers 502 with a page when the app does not listen", async () => {
-    routes.targets.set("down", { kind: "proxy", host: "127.0.0.1", port: await freePort() });
+    routes.targets.set("down", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: await freePort() }] });
     const res = await request(server.url, "down.localhost", "/");
     expect(res.status).toBe(502);
     expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
@@ -233,7 +233,7 @@ describe("HTTP proxy", () => {
     const router = createRouter({
       appsDomain: "localhost",
       publicUrl: "http://127.0.0.1",
-      routes: { lookup: () => ({ kind: "proxy", host: "127.0.0.1", port: app.port }) },
+      routes: { lookup: () => ({ kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] }) },
       timeouts: { headersMs: 200 },
     });
     const front = router.serverFactory((_req, res) => res.end("platform"), {});
@@ -257,7 +257,7 @@ describe("shutdown", () => {
   it("closes the server at once, cutting a response still streaming from an app", async () => {
     const app = await startUpstream((_req, res) => res.writeHead(200, { "content-type": "text/event-stream" }).write("data: 1\n\n"));
     const own = new TestRoutes();
-    own.targets.set("stream", { kind: "proxy", host: "127.0.0.1", port: app.port });
+    own.targets.set("stream", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] });
     const other = await startServer({}, { routeTable: own });
     try {
       const { hostname, port: p } = new URL(other.url);
@@ -358,8 +358,8 @@ describe("WebSocket upgrades", () => {
 
   it("passes on an app's refusal, and answers 502 when the app does not listen", async () => {
     const app = await startUpstream((_req, res) => res.writeHead(401, { "content-type": "text/plain" }).end("no"));
-    routes.targets.set("ws-refuses", { kind: "proxy", host: "127.0.0.1", port: app.port });
-    routes.targets.set("ws-down", { kind: "proxy", host: "127.0.0.1", port: await freePort() });
+    routes.targets.set("ws-refuses", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] });
+    routes.targets.set("ws-down", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: await freePort() }] });
     try {
       expect(await refusal(connect("ws-refuses.localhost", "/"))).toBe(401);
       expect(await refusal(connect("ws-down.localhost", "/"))).toBe(502);

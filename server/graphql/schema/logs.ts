@@ -6,13 +6,18 @@ const LogKindEnum = builder.enumType("LogKind", { values: ["build", "runtime"] a
 const LogStreamEnum = builder.enumType("LogStream", { values: ["stdout", "stderr", "system"] as const });
 
 const LogLine = builder
-  .objectRef<{ timestamp: string; kind: "build" | "runtime"; stream: "stdout" | "stderr" | "system"; deploymentId: string | null; line: string }>("LogLine")
+  .objectRef<{ timestamp: string; kind: "build" | "runtime"; stream: "stdout" | "stderr" | "system"; deploymentId: string | null; instance?: number | null; line: string }>("LogLine")
   .implement({
     fields: (t) => ({
       timestamp: t.exposeString("timestamp", { description: "ISO-8601 with nine fractional digits; unique and ordered per app: pass it as `after`" }),
       kind: t.expose("kind", { type: LogKindEnum }),
       stream: t.expose("stream", { type: LogStreamEnum }),
       deploymentId: t.exposeString("deploymentId", { nullable: true }),
+      instance: t.int({
+        nullable: true,
+        description: "Which instance of the app wrote the line (1 for web.1, 2 for web.2, …); null for build lines and Slipway's own",
+        resolve: (line) => line.instance ?? null,
+      }),
       line: t.exposeString("line"),
     }),
   });

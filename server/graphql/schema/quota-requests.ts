@@ -11,6 +11,7 @@ interface LimitsShape {
   requestsPerMinute: number | null;
   maxApps: number | null;
   maxDatabases: number | null;
+  maxInstances: number | null;
   cdnBytes: bigint | null;
   maxUploadBytes: bigint | null;
 }
@@ -21,6 +22,7 @@ const QuotaLimits = builder.objectRef<LimitsShape>("QuotaLimits").implement({
     requestsPerMinute: t.exposeInt("requestsPerMinute", { nullable: true }),
     maxApps: t.exposeInt("maxApps", { nullable: true }),
     maxDatabases: t.exposeInt("maxDatabases", { nullable: true }),
+    maxInstances: t.exposeInt("maxInstances", { nullable: true }),
     cdnBytes: t.expose("cdnBytes", { type: "Bytes", nullable: true }),
     maxUploadBytes: t.expose("maxUploadBytes", { type: "Bytes", nullable: true }),
   }),
@@ -32,6 +34,7 @@ export const QuotaLimitsInput = builder.inputType("QuotaLimitsInput", {
     requestsPerMinute: t.int({ required: false }),
     maxApps: t.int({ required: false }),
     maxDatabases: t.int({ required: false }),
+    maxInstances: t.int({ required: false }),
     cdnBytes: t.field({ type: "Bytes", required: false }),
     maxUploadBytes: t.field({ type: "Bytes", required: false }),
   }),

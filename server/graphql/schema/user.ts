@@ -10,15 +10,17 @@ interface QuotaShape {
   requestsPerMinute: number;
   maxApps: number;
   maxDatabases: number;
+  maxInstances: number;
   cdnBytes: bigint;
   maxUploadBytes: bigint;
-  usage: { apps: number; databases: number; cdnBytes: bigint };
+  usage: { apps: number; databases: number; instances: number; cdnBytes: bigint };
 }
 
 const Usage = builder.objectRef<QuotaShape["usage"]>("QuotaUsage").implement({
   fields: (t) => ({
     apps: t.exposeInt("apps"),
     databases: t.exposeInt("databases"),
+    instances: t.exposeInt("instances", { description: "The most instances any one of the account's apps is set to run" }),
     cdnBytes: t.expose("cdnBytes", { type: "Bytes" }),
   }),
 });
@@ -29,6 +31,7 @@ export const Quota = builder.objectRef<QuotaShape>("Quota").implement({
     requestsPerMinute: t.exposeInt("requestsPerMinute"),
     maxApps: t.exposeInt("maxApps"),
     maxDatabases: t.exposeInt("maxDatabases"),
+    maxInstances: t.exposeInt("maxInstances", { description: "The most instances one app may run (App.instances)" }),
     cdnBytes: t.expose("cdnBytes", { type: "Bytes" }),
     maxUploadBytes: t.expose("maxUploadBytes", { type: "Bytes" }),
     usage: t.expose("usage", { type: Usage }),

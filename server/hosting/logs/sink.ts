@@ -9,6 +9,8 @@ export interface LogTarget {
   appId: string;
   kind: LogKind;
   deploymentId: string | null;
+  /** The instance's index (web.1 is 1), for an app's runtime output. */
+  instance?: number;
 }
 
 export interface ProcessLog {
@@ -21,7 +23,7 @@ export interface ProcessLog {
 
 export function processLog(store: LogStore, target: LogTarget, redact: () => Redact): ProcessLog {
   const write = (stream: OutputStream | "system") => (line: string) =>
-    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, stream, line: redact()(line) });
+    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, instance: target.instance ?? null, stream, line: redact()(line) });
   const splitters: Record<OutputStream, LineSplitter> = {
     stdout: new LineSplitter(write("stdout")),
     stderr: new LineSplitter(write("stderr")),

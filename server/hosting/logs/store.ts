@@ -15,6 +15,8 @@ export interface LogLineRecord {
   kind: LogKind;
   stream: LogStreamName;
   deploymentId: string | null;
+  /** Which instance of the app wrote it (1 for web.1, …); null for build lines and the platform's own. */
+  instance?: number | null;
   line: string;
 }
 
@@ -38,7 +40,7 @@ export interface LogStoreOptions {
 const BATCH_ROWS = 1000;
 /** Rows per INSERT statement: a few fixed sizes, so that each is prepared once. */
 const INSERT_SIZES = [100, 10, 1];
-const COLUMNS = ["appId", "deploymentId", "kind", "stream", "line", "timestamp"] as const;
+const COLUMNS = ["appId", "deploymentId", "kind", "stream", "line", "timestamp", "instance"] as const;
 
 /** One INSERT per group of rows: prepared SQL, since Prisma's per-row cost showed at 10,000 lines a second. */
 function insertStatements(rows: (LogLineRecord & { appId: string })[]): Statement[] {
@@ -48,7 +50,7 @@ function insertStatements(rows: (LogLineRecord & { appId: string })[]): Statemen
     const values = `(${COLUMNS.map(() => "?").join(",")})`;
     const query = `INSERT INTO "LogLine" (${COLUMNS.map((c) => `"${c}"`).join(",")}) VALUES ${Array(size).fill(values).join(",")}`;
     for (; rows.length - at >= size; at += size) {
-      statements.push({ query, params: rows.slice(at, at + size).flatMap((row) => COLUMNS.map((c) => row[c])) });
+      statements.push({ query, params: rows.slice(at, at + size).flatMap((row) => COLUMNS.map((c) => row[c] ?? null)) });
     }
   }
   return statements;
@@ -159,7 +161,7 @@ export class LogStore {
   /** Without `after`, the newest `limit` lines; with it, the `limit` lines strictly after it. Oldest first. */
   async query(appId: string, q: LogQuery): Promise<LogLineRecord[]> {
     const where = { appId, kind: q.kind, ...(q.deploymentId ? { deploymentId: q.deploymentId } : {}) };
-    const select = { timestamp: true, kind: true, stream: true, deploymentId: true, line: true } as const;
+    const select = { timestamp: true, kind: true, stream: true, deploymentId: true, instance: true, line: true } as const;
     if (q.after) {
       return this.db.logLine.findMany({ where: { ...where, timestamp: { gt: q.after } }, orderBy: { timestamp: "asc" }, take: q.limit, select });
     }

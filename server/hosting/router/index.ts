@@ -11,10 +11,10 @@ import { hostMatcher, hostName } from "./host.ts";
 import { pages, sendPage, unavailablePages } from "./pages.ts";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
 import { serveStatic } from "./static.ts";
-import type { RouteTable } from "./types.ts";
+import type { RouteTable, Upstream } from "./types.ts";
 import { createUpgradeProxy, refuseUpgrade } from "./upgrade.ts";
 
-export type { DomainTarget, RouteTable, RouteTarget } from "./types.ts";
+export type { DomainTarget, RouteTable, RouteTarget, Upstream } from "./types.ts";
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
@@ -29,6 +29,8 @@ export interface RouterOptions {
    * 502/504 page or a cut response), or the router itself failed (500 page).
    */
   onError?: (slug: string, error: Error) => void;
+  /** An app instance refused a connection: the engine takes it out of rotation until it answers a health check. */
+  onUpstreamFailed?: (slug: string, upstream: Upstream, error: Error) => void;
 }
 
 /** The options Fastify hands its `serverFactory` that the HTTP server needs (Fastify applies them itself otherwise). */
@@ -67,7 +69,7 @@ export function createRouter(options: RouterOptions): Router {
   const appsDomain = options.appsDomain.toLowerCase();
   const match = hostMatcher(appsDomain, publicUrl.hostname);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError });
+  const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError, onUpstreamFailed: options.onUpstreamFailed });
   const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
   const platformUpgrades = new Map<string, UpgradeHandler>();
 
@@ -112,7 +114,7 @@ export function createRouter(options: RouterOptions): Router {
     const target = slug === null ? null : options.routes.lookup(slug);
     if (req.url?.charCodeAt(0) !== 47) refuseUpgrade(socket, pages.badRequest);
     else if (target === null || target.kind === "unknown") refuseUpgrade(socket, pages.unknownApp);
-    else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, target, appHost);
+    else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, httpProxy.balancer.pick(target.upstreams), appHost);
     else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
     else refuseUpgrade(socket, unavailablePages[target.status]);
   }

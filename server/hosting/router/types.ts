@@ -1,8 +1,16 @@
 // What the router asks the engine for each request to an app host. The engine answers from memory
 // (no database round trip per request): the router only proxies, serves static files, or shows a status page.
 
+/** One running instance of an app, as the router reaches it; `id` names it to the engine (health reports). */
+export interface Upstream {
+  host: string;
+  port: number;
+  id?: string;
+}
+
 export type RouteTarget =
-  | { kind: "proxy"; host: string; port: number }
+  /** The app's instances that take traffic (never empty): the router balances requests across them. */
+  | { kind: "proxy"; upstreams: readonly Upstream[] }
   | { kind: "static"; root: string }
   /** The app exists but cannot answer: 503 with a page saying why (stopped, crashed, deploying, never deployed). */
   | { kind: "unavailable"; slug: string; status: "CREATED" | "DEPLOYING" | "STOPPED" | "CRASHED" | "FAILED" }

@@ -5,7 +5,9 @@
 // every host it routes (ACME, or its local CA with EDGE_TLS=internal).
 //
 // HTTPS server: one route per app host and verified custom domain. A running app is proxied straight to its
-// instance (the address the in-process router uses); static sites, stopped, crashed or never deployed apps go to
+// healthy instances (the addresses the in-process router uses), balanced by least connections; Caddy's passive
+// health checks take an instance that refuses connections out for a while, and a request that could not reach
+// one is tried on another (Slipway's own checks remove an unhealthy instance from the configuration); static sites, stopped, crashed or never deployed apps go to
 // Slipway, which answers them exactly as it does in-process (same status pages), as do the platform's own host
 // and anything else. Custom domains get HSTS. An app's Set-Cookie loses any Domain attribute (host-only, so no
 // cookie reaches a sibling app or the platform: the in-process router drops such cookies instead).
@@ -24,6 +26,15 @@ type Json = Record<string, unknown>;
 
 const HSTS = { handler: "headers", response: { set: { "Strict-Transport-Security": ["max-age=31536000"] } } };
 const SERVER = "slipway";
+/**
+ * Balancing across an app's instances (Caddy 2.6's fields): least connections; a dial that fails is tried on
+ * another instance for up to 2 s (GET requests, and any request that never reached the app); an instance
+ * that failed a request is avoided for 10 s.
+ */
+const SEVERAL_UPSTREAMS = {
+  load_balancing: { selection_policy: { policy: "least_conn" }, try_duration: "2s", try_interval: "50ms" },
+  health_checks: { passive: { fail_duration: "10s", max_fails: 1 } },
+};
 /** Names Slipway's server in Caddy's configuration: its absence means Caddy lost it (restarted, or replaced). */
 const EDGE_ID = "slipway-edge";
 
@@ -85,11 +96,12 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   };
 }
 
-/** A running app's handler: straight to its instance, its cookies host-only. */
-export function appHandler(target: { host: string; port: number }): Json {
+/** A running app's handler: straight to its instances, its cookies host-only. */
+export function appHandler(target: { upstreams: readonly { host: string; port: number }[] }): Json {
   return {
     handler: "reverse_proxy",
-    upstreams: [{ dial: dial(target) }],
+    upstreams: target.upstreams.map((upstream) => ({ dial: dial(upstream) })),
+    ...(target.upstreams.length > 1 ? SEVERAL_UPSTREAMS : {}),
     headers: { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } },
   };
 }

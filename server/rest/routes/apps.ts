@@ -24,7 +24,8 @@ export const appsRoutes: RestRoute[] = [
     tag: "apps",
     summary: "An app with its env vars, databases and recent deployments",
     document: `query App($slug: String!) { app(slug: $slug) {
-      ...AppFields env { key value } resources { ...ResourceFields } deployments { ...DeploymentFields } } }`,
+      ...AppFields env { key value } resources { ...ResourceFields } deployments { ...DeploymentFields }
+      processes { index name instanceId state startedAt restarts } } }`,
   },
   {
     method: "PATCH",

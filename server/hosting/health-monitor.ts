@@ -1,0 +1,81 @@
+// The periodic health check of an app's running instances: an HTTP GET / each (any status counts, as at
+// start) every intervalMs. An instance that fails `failures` checks in a row leaves the rotation; it comes
+// back as soon as one passes. The router reports connection errors too (markFailed): out at once.
+import type { Clock } from "./supervisor.ts";
+import { answers } from "./health.ts";
+import type { Replica } from "./replicas.ts";
+
+export interface HealthCheckOptions {
+  intervalMs: number;
+  /** One check's limit: no answer (headers) within it is a failure. */
+  timeoutMs: number;
+  /** Failed checks in a row that take an instance out of rotation. */
+  failures: number;
+}
+
+export class HealthMonitor {
+  private timer: unknown = null;
+  private checking = false;
+
+  constructor(
+    private readonly options: HealthCheckOptions,
+    private readonly clock: Clock,
+    /** The instances to check (the live release's running ones). */
+    private readonly replicas: () => Replica[],
+    /** A replica went in or out of rotation. */
+    private readonly changed: (replica: Replica, why: string) => void,
+  ) {}
+
+  start(): void {
+    if (this.timer === null) this.schedule();
+  }
+
+  stop(): void {
+    if (this.timer !== null) this.clock.clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  /** The router could not reach it: out of rotation now, back once a check passes. */
+  markFailed(replica: Replica, why: string): void {
+    replica.failures = Math.max(replica.failures, this.options.failures);
+    if (replica.health !== "healthy") return;
+    replica.health = "unhealthy";
+    this.changed(replica, why);
+  }
+
+  private schedule(): void {
+    this.timer = this.clock.setTimeout(() => void this.tick(), this.options.intervalMs);
+  }
+
+  private async tick(): Promise<void> {
+    if (this.timer === null) return;
+    if (!this.checking) {
+      this.checking = true;
+      try {
+        await Promise.all(this.replicas().map((replica) => this.check(replica)));
+      } finally {
+        this.checking = false;
+      }
+    }
+    if (this.timer !== null) this.schedule();
+  }
+
+  private async check(replica: Replica): Promise<void> {
+    const { host, port } = replica.instance.target;
+    const ok = await answers(host, port, this.options.timeoutMs);
+    if (replica.exit !== undefined) return;
+    if (ok) {
+      replica.failures = 0;
+      if (replica.health !== "healthy") {
+        replica.health = "healthy";
+        this.changed(replica, "it answers its health check again: back in rotation");
+      }
+      return;
+    }
+    replica.failures += 1;
+    if (replica.health === "healthy" && replica.failures >= this.options.failures) {
+      replica.health = "unhealthy";
+      this.changed(replica, `no answer to ${replica.failures} health checks in a row (GET / within ${this.options.timeoutMs} ms): out of rotation until it answers again`);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+// The instances of one release: an app scaled to N runs N copies of its web process, each a separate
+// instance of the runtime driver (its own PORT, its own log prefix web.1, web.2, …, like Heroku's dynos).
+// The route goes to the healthy ones; when none is healthy but some still run, to every running one (an
+// instance failing its checks may still answer better than a 503 page, as nginx does with all upstreams down).
+import type { Instance } from "../platform/runtime/types.ts";
+import type { Upstream } from "./router/types.ts";
+import type { ProcessLog } from "./logs/sink.ts";
+
+export type ReplicaHealth = "starting" | "healthy" | "unhealthy";
+
+export interface Replica {
+  /** 1-based: web.1, web.2, … */
+  index: number;
+  instance: Instance;
+  log: ProcessLog;
+  startedAt: number;
+  health: ReplicaHealth;
+  /** Health checks failed in a row. */
+  failures: number;
+  /** Set when its process exited (how), even before it took traffic. */
+  exit?: string;
+}
+
+/** What the GraphQL App.processes field shows of each instance. */
+export interface ReplicaStatus {
+  index: number;
+  instanceId: string;
+  state: ReplicaHealth | "crashed";
+  startedAt: Date | null;
+  /** Failures in a row of this instance (exits, starts that did not answer). */
+  restarts: number;
+}
+
+export const replicaName = (index: number) => `web.${index}`;
+
+export function alive(replica: Replica | undefined): replica is Replica {
+  return !!replica && replica.exit === undefined;
+}
+
+/** Where the router sends requests: the healthy instances, or every running one when none is. */
+export function upstreamsOf(replicas: readonly (Replica | undefined)[]): Upstream[] {
+  const running = replicas.filter(alive);
+  const healthy = running.filter((r) => r.health === "healthy");
+  return (healthy.length ? healthy : running).map((r) => ({ host: r.instance.target.host, port: r.instance.target.port, id: r.instance.instanceId }));
+}
