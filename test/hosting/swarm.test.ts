@@ -2,6 +2,7 @@
 // tasks are the router's upstreams; a redeploy under load rolls out start-first without a failed request; a
 // release that never gets healthy is rolled back by Swarm (the old one keeps serving, the deploy FAILED with a
 // reason); scaling changes the upstreams; task output reaches the runtime log; stop, restart and delete.
+import os from "node:os";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
@@ -101,6 +102,25 @@ describe.skipIf(!!unavailable)(`RUNTIME=swarm${unavailable ? ` (skipped: ${unava
     await waitFor(async () => upstreams().length === 1, 30_000, "one upstream");
   }, 90_000);
 
+  it("keeps apps apart: a task reaches neither another app's published port nor the node's services", async () => {
+    const [target] = upstreams();
+    const addresses = Object.values(os.networkInterfaces()).flatMap((list) => (list ?? []).filter((a) => a.family === "IPv4" && !a.internal).map((a) => a.address));
+    const probes = [...addresses.map((address) => `${address}:${target.port}`), ...addresses.map((address) => `${address}:${new URL(server.url).port}`)];
+    const prober = `${slug}p`;
+    expect((await owner.post("/api/apps", { slug: prober })).status).toBe(201);
+    const js = `const net = require("net"); const results = {};
+for (const t of ${JSON.stringify(probes)}) { const [h, p] = t.split(":"); const s = net.connect(+p, h);
+  s.on("connect", () => { results[t] = "connected"; s.destroy(); }); s.on("error", (e) => (results[t] = e.code)); setTimeout(() => { results[t] ??= "timeout"; s.destroy(); }, 1500); }
+require("http").createServer((q, s) => s.end(JSON.stringify(results))).listen(process.env.PORT);`;
+    const deployment = await deploy(owner, prober, await zipFolder(null, { ...app("p"), "server.js": js }));
+    expect(deployment.status, deployment.error).toBe("LIVE");
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const results = JSON.parse((await requestApp(server.url, `${prober}.localhost`)).body) as Record<string, string>;
+    expect(Object.keys(results).sort()).toEqual([...probes].sort());
+    for (const [probe, result] of Object.entries(results)) expect(result, probe).not.toBe("connected");
+    expect((await owner.request("DELETE", `/api/apps/${prober}`)).status).toBe(204);
+  }, 120_000);
+
   it("rolls back to an earlier deployment, restarts, stops (scale to 0) and deletes (service and network gone)", async () => {
     const app1 = (await owner.get(`/api/apps/${slug}`)).body;
     const first = app1.deployments.find((d: { status: string }) => d.status === "SUPERSEDED");
@@ -117,7 +137,7 @@ describe.skipIf(!!unavailable)(`RUNTIME=swarm${unavailable ? ` (skipped: ${unava
     const [service] = await docker.listServices({ filters: { name: [`slipway-${slug}`] } } as object);
     expect((service.Spec!.Mode as { Replicated: { Replicas: number } }).Replicated.Replicas).toBe(0);
 
-    expect((await owner.request("DELETE", `/api/apps/${slug}`)).status).toBe(200);
+    expect((await owner.request("DELETE", `/api/apps/${slug}`)).status).toBe(204);
     expect(await docker.listServices({ filters: { name: [`slipway-${slug}`] } } as object)).toEqual([]);
   }, 240_000);
 });

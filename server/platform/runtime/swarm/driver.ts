@@ -5,6 +5,7 @@ import type { RuntimeDriver, SandboxReport } from "../types.ts";
 import { ensureBaseImage } from "../docker/base-image.ts";
 import { createDockerClient, platformId } from "../docker/client.ts";
 import { createDockerDriver, type DockerDriverOptions } from "../docker/driver.ts";
+import { SWARM_TABLE, setupSwarmFirewall } from "./firewall.ts";
 import { SwarmOrchestrator } from "./orchestrator.ts";
 
 export interface SwarmDriverOptions extends DockerDriverOptions {
@@ -39,7 +40,11 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
     pollMs: options.pollMs ?? 1000,
     onError: options.onError ?? ((error, message) => options.log?.(`${message}: ${(error as Error).message}`)),
   });
-  const sandbox = swarmSandbox(builds.sandbox, options.registry);
+  const firewall = await setupSwarmFirewall().then(
+    () => true as const,
+    (error: Error) => error.message,
+  );
+  const sandbox = swarmSandbox(builds.sandbox, options.registry, firewall);
   return {
     name: "swarm",
     orchestrator,
@@ -60,14 +65,18 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
 }
 
 /** What differs for services: no no-new-privileges in the API's ContainerSpec, and their own networks. */
-function swarmSandbox(report: SandboxReport, registry: string | null): SandboxReport {
+function swarmSandbox(report: SandboxReport, registry: string | null, firewall: true | string): SandboxReport {
   const layers = report.layers.map((layer) => {
     if (layer.name === "user")
       return { ...layer, detail: "uid 10001 in every task; no-new-privileges is NOT set on services (Engine API 1.41 has no such field: builds get it, tasks rely on the non-root user, no capabilities and no setuid file in Slipway's base image)" };
     if (layer.name === "network")
       return {
         ...layer,
-        detail: `tasks: one overlay network per app, the app's port published in host mode on the node of each task (firewall ports 30000-65535 from outside the cluster); builds: ${layer.detail}`,
+        enforced: layer.enforced && firewall === true,
+        detail:
+          firewall === true
+            ? `tasks: one overlay network per app, the app's port published in host mode on its node; nftables (${SWARM_TABLE}): no task reaches another task through a node's published ports, nor this node's services (other nodes need the same table: README); builds: ${layer.detail}`
+            : `the ${SWARM_TABLE} nftables table could not be set (${firewall}): a task could reach other apps' published ports and this node's services`,
       };
     if (layer.name === "filesystem") return { ...layer, detail: `${layer.detail}; an app with a data folder is pinned to this node${registry ? `; images from ${registry}` : ""}` };
     return layer;
