@@ -35,7 +35,7 @@ describe.skipIf(!!unavailable)(`RUNTIME=swarm with REGISTRY_URL${unavailable ? `
 
   beforeAll(async () => {
     registry = await startRegistry();
-    server = await startServer({ RUNTIME: "swarm", REGISTRY_URL: registry.address, START_TIMEOUT_SECONDS: "10" });
+    server = await startServer({ RUNTIME: "swarm", REGISTRY_URL: registry.address, START_TIMEOUT_SECONDS: "10", DEFAULT_REQUESTS_PER_MINUTE: "1000000" });
     owner = new Client(server.url);
     await owner.signup();
     expect((await owner.post("/api/apps", { slug })).status).toBe(201);

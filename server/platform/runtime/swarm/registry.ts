@@ -8,7 +8,8 @@ export async function pushImage(docker: Docker, tag: string, registry: string, l
   const remote = `${registry}/${repository}`;
   await docker.getImage(tag).tag({ repo: remote, tag: version });
   log(`Pushing the image to ${registry}.`);
-  const stream = await docker.getImage(`${remote}:${version}`).push({});
+  // The engine wants an X-Registry-Auth header even for a registry without authentication.
+  const stream = await docker.getImage(remote).push({ tag: version, authconfig: {} });
   await followProgress(docker, stream as never);
   return `${remote}:${version}`;
 }
