@@ -4,7 +4,20 @@ import { nodeApp, percentile, startLoad, zipOf, type HostingClient } from "./cli
 
 const serving = (text: string) => `require("http").createServer((q, s) => s.end(${JSON.stringify(text)})).listen(process.env.PORT);`;
 
-export async function benchDeploys(client: HostingClient, count: number): Promise<string> {
+export interface DeployStats {
+  text: string;
+  p50: number;
+  p95: number;
+}
+
+export interface RedeployStats {
+  text: string;
+  answered: number;
+  failed: number;
+  requestsPerSecond: number;
+}
+
+export async function benchDeploys(client: HostingClient, count: number): Promise<DeployStats> {
   const slug = `bench-deploy-${process.pid}`;
   await client.createApp(slug);
   const totals: number[] = [];
@@ -25,7 +38,7 @@ export async function benchDeploys(client: HostingClient, count: number): Promis
     for (const step of settled.steps) steps.set(step.name, [...(steps.get(step.name) ?? []), step.ms]);
   }
   const p50 = percentile(totals, 50);
-  return [
+  const text = [
     `### Deploy: zip upload → the app answers through the router (${count} deploys after a first one)`,
     "",
     "| | ms |",
@@ -42,9 +55,10 @@ export async function benchDeploys(client: HostingClient, count: number): Promis
     `The time covers the upload (checked and extracted at once), the queue, detection, the (empty) build, starting the sandboxed process and the health check, and the route switch. Goal: p50 ≤ 500 ms: **${p50 <= 500 ? "met" : "missed"}** (${p50.toFixed(0)} ms).`,
     "",
   ].join("\n");
+  return { text, p50, p95: percentile(totals, 95) };
 }
 
-export async function benchRedeployUnderLoad(client: HostingClient, count: number): Promise<string> {
+export async function benchRedeployUnderLoad(client: HostingClient, count: number): Promise<RedeployStats> {
   const slug = `bench-redeploy-${process.pid}`;
   await client.createApp(slug);
   const first = await client.upload(slug, await zipOf(nodeApp(serving("v0"))));
@@ -62,7 +76,7 @@ export async function benchRedeployUnderLoad(client: HostingClient, count: numbe
   const result = await load.stop();
   const failed = result.non2xx + result.errors + result.timeouts;
   console.log(`  ${result["2xx"]} answered 2xx, ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`);
-  return [
+  const text = [
     `### Redeploy under load: ${count} redeploys while 10 connections request the app through the router`,
     "",
     "| requests answered 2xx | non-2xx | connection errors | timeouts | req/s |",
@@ -72,4 +86,5 @@ export async function benchRedeployUnderLoad(client: HostingClient, count: numbe
     `Each redeploy starts the new release beside the old one, switches the route once the new one answers, lets the old one finish what it serves (1 s), then stops it. Goal: 0 failed requests: **${failed === 0 ? "met" : "missed"}** (${failed}).`,
     "",
   ].join("\n");
+  return { text, answered: result["2xx"], failed, requestsPerSecond: result.requests.average };
 }

@@ -6,6 +6,8 @@
 //   logs       an app printing 10,000 lines/s for 10 s: lines lost, line-to-subscriber latency, API p99 meanwhile
 //   sandbox    spawn to first answer of the same app, plain vs sandboxed
 // Options: --deploys N (default 10), --no-write.
+// --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
+// the comparison table of section "hosting-runtimes" (right after this one).
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -15,14 +17,21 @@ import { spawnToAnswer } from "../spawn-to-answer.ts";
 import { benchDeploys, benchRedeployUnderLoad } from "./deploys.ts";
 import { benchPushDeploys } from "./github.ts";
 import { benchLogs } from "./logs.ts";
+import { benchRuntimes } from "./runtimes.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../RESULTS.md");
 
 async function main() {
-  const { values } = parseArgs({ options: { deploys: { type: "string" }, "no-write": { type: "boolean" } } });
+  const { values } = parseArgs({ options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" } } });
   const deploys = Number(values.deploys ?? 10);
+  if (values.runtime) {
+    const body = await benchRuntimes(values.runtime.split(","), deploys);
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-runtimes", body);
+    return;
+  }
   const github = new GitHubDouble();
   const webhookSecret = `bench-${process.pid}`;
   const server = await startSlipway({ DEFAULT_REQUESTS_PER_MINUTE: "100000000", DEFAULT_MAX_APPS: "100", GITHUB_URL: github.fileUrl, GITHUB_WEBHOOK_SECRET: webhookSecret });
@@ -30,11 +39,11 @@ async function main() {
   try {
     const client = new HostingClient(server.url, await signUp(server.url, `bench-hosting-${process.pid}`));
     console.log(`# deploy: ${deploys} zip deploys of a Node app with no dependencies`);
-    sections.push(await benchDeploys(client, deploys));
+    sections.push((await benchDeploys(client, deploys)).text);
     console.log(`# push: ${deploys} signed GitHub pushes of a Node app with no dependencies`);
     sections.push(await benchPushDeploys(client, github, webhookSecret, deploys));
     console.log(`# redeploy under load: ${deploys} redeploys, 10 connections through the router`);
-    sections.push(await benchRedeployUnderLoad(client, deploys));
+    sections.push((await benchRedeployUnderLoad(client, deploys)).text);
     console.log("# logs: 10,000 lines/s for 10 s");
     sections.push(await benchLogs(client));
   } finally {

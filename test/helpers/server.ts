@@ -1,5 +1,5 @@
 // Boots the real server on a free port with a freshly migrated database: SQLite in a temp folder by
-// default, a new PostgreSQL database when TEST_DATABASE=postgres.
+// default, a new PostgreSQL database when TEST_DATABASE=postgres; apps run on SLIPWAY_TEST_RUNTIME (local, docker).
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -7,6 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { buildSlipway, type Slipway, type SlipwayOptions } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
+import { removeDockerLeftovers, runtimeEnv } from "./runtime.ts";
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -59,6 +60,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sli
     HOST: "127.0.0.1",
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     LOG_LEVEL: "silent",
+    ...runtimeEnv(),
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
@@ -70,6 +72,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sli
     slipway,
     async close() {
       await slipway.close();
+      if (config.runtime === "docker") await removeDockerLeftovers(dataDir);
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

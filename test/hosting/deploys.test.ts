@@ -109,11 +109,16 @@ describe("the deploy queue", () => {
 describe("supervision", () => {
   it("restarts a crashed app with exponential back-off, shows CRASHED meanwhile, and recovers", async () => {
     const slug = await newApp();
-    // Starts 2 and 3 crash shortly after answering; /crash ends the first one.
+    // Starts 2 and 3 crash shortly after answering; /crash ends the first one. The count survives restarts in the
+    // app's data folder (the release folder is read-only on container runtimes).
+    const { id } = await server.slipway.platform.db.app.findUniqueOrThrow({ where: { slug } });
+    const starts = server.slipway.platform.engine.appDataPath(id, "starts").inApp;
+    expect((await owner.post(`/api/apps/${slug}/env`, { STARTS_FILE: starts })).status).toBe(200);
     const app = `
       const fs = require("fs");
-      const n = Number(fs.existsSync("starts") ? fs.readFileSync("starts", "utf8") : 0) + 1;
-      fs.writeFileSync("starts", String(n));
+      const file = process.env.STARTS_FILE;
+      const n = Number(fs.existsSync(file) ? fs.readFileSync(file, "utf8") : 0) + 1;
+      fs.writeFileSync(file, String(n));
       require("http").createServer((q, s) => { s.end("start " + n); if (q.url === "/crash") process.exit(1); }).listen(process.env.PORT);
       if (n === 2 || n === 3) setTimeout(() => process.exit(2), 300);`;
     await deploy(owner, slug, await zipFolder(null, nodeApp(app)));

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, uploadZip, waitFor, zipFolder } from "../helpers/apps.ts";
 import { createPostgresDatabase, freePort } from "../helpers/server.ts";
+import { TEST_RUNTIME, removeDockerLeftovers, runtimeEnv } from "../helpers/runtime.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -45,11 +46,12 @@ describe("a platform killed and started again", () => {
   it("fails the interrupted deployment and brings the running app back", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-restart-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+    if (TEST_RUNTIME === "docker") cleanups.push(() => removeDockerLeftovers(dataDir));
     const database = process.env.TEST_DATABASE === "postgres" ? await createPostgresDatabase() : null;
     if (database) cleanups.push(database.drop);
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: base, DEFAULT_REQUESTS_PER_MINUTE: "100000", ...(database ? { DATABASE_URL: database.url } : {}) };
+    const env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: base, DEFAULT_REQUESTS_PER_MINUTE: "100000", ...(database ? { DATABASE_URL: database.url } : {}), ...runtimeEnv() };
 
     const first = await startPlatform(env);
     const owner = new Client(base);
@@ -64,7 +66,7 @@ describe("a platform killed and started again", () => {
 
     first.kill("SIGKILL");
     await new Promise((resolve) => first.once("exit", resolve));
-    // The sandboxes die with their platform (bubblewrap --die-with-parent).
+    // Local sandboxes die with their platform (bubblewrap --die-with-parent); containers are reaped at the next boot.
     await waitFor(async () => (await requestApp(base, "survivor.localhost").catch(() => null)) === null, 10_000, "the old platform's port to close");
 
     await startPlatform(env);
@@ -78,5 +80,5 @@ describe("a platform killed and started again", () => {
     expect(after).toMatch(/^alive/);
     expect(after).not.toBe(before);
     expect((await owner.get("/api/apps/survivor")).body.status).toBe("RUNNING");
-  });
+  }, 120_000);
 });

@@ -64,7 +64,7 @@ export async function removeReleaseImage(docker: Docker, release: ReleaseRef): P
 /** Every image of an app (on app removal). */
 export async function removeAppImages(docker: Docker, labels: Record<string, string>): Promise<void> {
   const filters = { label: Object.entries(labels).map(([k, v]) => `${k}=${v}`) };
-  const images = await docker.listImages({ filters: JSON.stringify(filters) } as Parameters<Docker["listImages"]>[0] & object);
+  const images = await docker.listImages({ filters: JSON.stringify(filters) });
   for (const image of images) {
     await docker
       .getImage(image.Id)

@@ -1,0 +1,41 @@
+// `npm run bench:hosting -- --runtime local,docker`: deploy time and redeploy-under-load failures of the same app on
+// each runtime driver, one fresh platform per runtime, side by side.
+import { signUp, startSlipway } from "../lib/slipway.ts";
+import { HostingClient } from "./client.ts";
+import { benchDeploys, benchRedeployUnderLoad, type DeployStats, type RedeployStats } from "./deploys.ts";
+
+const RUNTIMES = ["local", "docker"];
+
+export async function benchRuntimes(runtimes: string[], deploys: number): Promise<string> {
+  const rows: { runtime: string; deploy: DeployStats; redeploy: RedeployStats }[] = [];
+  for (const runtime of runtimes) {
+    if (!RUNTIMES.includes(runtime)) throw new Error(`--runtime: expected ${RUNTIMES.join(" or ")}, not ${runtime}`);
+    const server = await startSlipway({ RUNTIME: runtime, DEFAULT_REQUESTS_PER_MINUTE: "100000000", DEFAULT_MAX_APPS: "100" });
+    try {
+      const client = new HostingClient(server.url, await signUp(server.url, `bench-${runtime}-${process.pid}`));
+      console.log(`# ${runtime}: ${deploys} zip deploys`);
+      const deploy = await benchDeploys(client, deploys);
+      console.log(`# ${runtime}: ${deploys} redeploys under load`);
+      const redeploy = await benchRedeployUnderLoad(client, deploys);
+      rows.push({ runtime, deploy, redeploy });
+    } finally {
+      await server.close();
+    }
+  }
+  return [
+    "## Hosting engine on each runtime: deploy time and redeploys under load",
+    "",
+    `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --runtime ${runtimes.join(",")} --deploys ${deploys}\``,
+    "- One fresh platform per runtime (the real server in the bench process, SQLite, silent logs); the same Node app with no dependencies; apps reached through the platform's own port by `Host: <slug>.localhost`.",
+    "",
+    `| runtime | deploy p50 ms | deploy p95 ms | redeploys under load | requests answered 2xx | failed | req/s through the router |`,
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.runtime} | ${r.deploy.p50.toFixed(0)} | ${r.deploy.p95.toFixed(0)} | ${deploys} | ${r.redeploy.answered} | ${r.redeploy.failed} | ${Math.round(r.redeploy.requestsPerSecond)} |`,
+    ),
+    "",
+    "Deploy: zip upload → the new release answers through the router (after a first deploy). On docker it includes building the release image (`slipway/<slug>:<deployment>`, base image cached) and creating the container; the build step itself is empty (no dependencies) but still runs no container, as on local.",
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,30 @@
+// Which runtime driver the hosting suite runs on: SLIPWAY_TEST_RUNTIME=docker (npm run test:docker) or local.
+// Docker tests that cannot reach an engine are skipped with the reason in their name, never silently.
+import { LABEL, createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
+
+export const TEST_RUNTIME = (process.env.SLIPWAY_TEST_RUNTIME ?? "local") as "local" | "docker";
+
+/** null when the Docker engine answers, else why the docker tests are skipped. */
+export async function dockerUnavailable(): Promise<string | null> {
+  if (process.getuid?.() !== 0) return "the docker driver needs root (its nftables table, bind mounts of DATA_DIR)";
+  try {
+    await createDockerClient(process.env.DOCKER_HOST).ping();
+    return null;
+  } catch (error) {
+    return `no Docker engine answers at ${process.env.DOCKER_HOST ?? "/var/run/docker.sock"} (${(error as Error).message})`;
+  }
+}
+
+/** Images and networks of a test platform (its release images outlive close(), as they would a restart). */
+export async function removeDockerLeftovers(dataDir: string): Promise<void> {
+  const docker = createDockerClient(process.env.DOCKER_HOST);
+  const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformId(dataDir)}`] });
+  for (const c of await docker.listContainers({ all: true, filters })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+  for (const n of await docker.listNetworks({ filters })) await docker.getNetwork(n.Id).remove().catch(() => {});
+  for (const i of await docker.listImages({ filters })) await docker.getImage(i.Id).remove({ force: true }).catch(() => {});
+}
+
+/** The env vars that put a platform started by a test on TEST_RUNTIME. */
+export function runtimeEnv(): Record<string, string> {
+  return TEST_RUNTIME === "local" ? {} : { RUNTIME: TEST_RUNTIME };
+}
