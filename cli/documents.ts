@@ -13,7 +13,7 @@ export const WhoamiQuery = graphql(`
   query CliWhoami {
     viewer {
       user { id name email role status }
-      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }
+      quota { maxApps maxDatabases maxInstances maxUploadBytes cdnBytes requestsPerMinute usage { apps databases instances cdnBytes } }
     }
   }
 `);
@@ -116,6 +116,15 @@ export const StopMutation = graphql(`
   }
 `);
 
+export const ScaleMutation = graphql(`
+  mutation CliScale($slug: String!, $instances: Int!) {
+    scaleApp(slug: $slug, instances: $instances) {
+      ... on App { slug instances }
+      ...CliError
+    }
+  }
+`);
+
 export const RestartMutation = graphql(`
   mutation CliRestart($slug: String!) {
     restartApp(slug: $slug) {
@@ -139,6 +148,7 @@ export const PsQuery = graphql(`
     app(slug: $slug) {
       slug status instances restarts url
       liveDeployment { id startedAt finishedAt createdAt commit source }
+      processes { name state startedAt restarts }
     }
   }
 `);
@@ -203,7 +213,7 @@ export const RevealDatabaseUrlQuery = graphql(`
 export const QuotaRequestFieldsFragment = graphql(`
   fragment CliQuotaRequest on QuotaRequest {
     id reason status decisionReason createdAt decidedAt
-    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }
+    limits { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes }
   }
 `);
 

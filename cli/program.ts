@@ -99,6 +99,7 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
   program.command("restart").description("start the live release again").addOption(app).action(lazy(lifecycle, "restart"));
   program.command("rollback [deployment]").description("start a kept release again (default: the one before the live one)").addOption(app).action(lazy(lifecycle, "rollback"));
   program.command("ps").description("the app's status, release, restarts and uptime").addOption(app).addOption(json).action(lazy(lifecycle, "ps"));
+  program.command("ps:scale <instances>").description("run this many instances of the app (at most your quota's maxInstances)").addOption(app).action(lazy(lifecycle, "scale"));
   program.command("quota").description("your limits and what you use").addOption(json).action(lazy(lifecycle, "quota"));
 
   program
@@ -106,6 +107,7 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .description("ask an administrator for higher limits (sizes like 2GiB; one pending request at a time)")
     .option("--apps <n>", "how many apps")
     .option("--databases <n>", "how many databases")
+    .option("--instances <n>", "most instances of one app")
     .option("--requests-per-minute <n>", "API requests per minute")
     .option("--cdn-bytes <size>", "CDN storage, e.g. 2GiB")
     .option("--upload-bytes <size>", "largest upload (deploy zip, CDN file), e.g. 200MiB")

@@ -1,8 +1,8 @@
-// stop, restart, rollback [deployment], ps, quota.
+// stop, restart, rollback [deployment], ps, ps:scale <n>, quota.
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
-import { PsQuery, QuotaRequestsQuery, RestartMutation, RollbackMutation, StopMutation, WhoamiQuery } from "../documents.ts";
+import { PsQuery, QuotaRequestsQuery, RestartMutation, RollbackMutation, ScaleMutation, StopMutation, WhoamiQuery } from "../documents.ts";
 import { resolveApp } from "../link.ts";
-import { formatBytes, formatDuration, print, printJson, printTable, status } from "../output.ts";
+import { CliError, formatBytes, formatDuration, print, printJson, printTable, status } from "../output.ts";
 
 type Options = GlobalOptions & { json?: boolean; app?: string };
 
@@ -36,6 +36,21 @@ export async function ps(options: Options) {
     ["APP", "STATUS", "RELEASE", "INSTANCES", "RESTARTS", "UPTIME"],
     [[app.slug, status(app.status), live ? `${live.id}${live.commit ? ` (${live.commit.slice(0, 7)})` : ""}` : "none", app.instances, app.restarts, uptime ?? "-"]],
   );
+  if (app.processes.length < 2) return;
+  print("");
+  printTable(
+    ["INSTANCE", "STATE", "UPTIME", "RESTARTS"],
+    app.processes.map((p) => [p.name, p.state.toLowerCase(), p.startedAt ? formatDuration(Date.now() - Date.parse(p.startedAt)) : "-", p.restarts]),
+  );
+}
+
+/** `slipway ps:scale 3`: how many instances of the web process run. */
+export async function scale(count: string, options: Options) {
+  const instances = Number(count);
+  if (!/^\d+$/.test(count.trim()) || !Number.isSafeInteger(instances)) throw new CliError(`"${count}" is not a whole number of instances.`);
+  const api = Api.connect(options);
+  const app = unwrap((await api.graphql(ScaleMutation, { slug: resolveApp(options.app), instances })).scaleApp);
+  if ("slug" in app) print(`Scaling ${app.slug} to ${app.instances} instance${app.instances === 1 ? "" : "s"}; \`slipway ps\` shows them start.`);
 }
 
 export async function quota(options: Options) {
@@ -48,6 +63,7 @@ export async function quota(options: Options) {
     [
       ["apps", q.usage.apps, q.maxApps],
       ["databases", q.usage.databases, q.maxDatabases],
+      ["instances per app", q.usage.instances, q.maxInstances],
       ["cdn storage", formatBytes(q.usage.cdnBytes), formatBytes(q.cdnBytes)],
       ["upload size", "", formatBytes(q.maxUploadBytes)],
       ["requests/minute", "", q.requestsPerMinute],

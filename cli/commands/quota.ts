@@ -8,6 +8,7 @@ type Options = GlobalOptions & {
   json?: boolean;
   apps?: string;
   databases?: string;
+  instances?: string;
   requestsPerMinute?: string;
   cdnBytes?: string;
   uploadBytes?: string;
@@ -34,6 +35,7 @@ function describeLimits(limits: CliQuotaRequestFragment["limits"]): string {
   const parts = [
     limits.maxApps != null && `${limits.maxApps} apps`,
     limits.maxDatabases != null && `${limits.maxDatabases} databases`,
+    limits.maxInstances != null && `${limits.maxInstances} instances per app`,
     limits.requestsPerMinute != null && `${limits.requestsPerMinute} requests/minute`,
     limits.cdnBytes != null && `${formatBytes(limits.cdnBytes)} CDN storage`,
     limits.maxUploadBytes != null && `${formatBytes(limits.maxUploadBytes)} uploads`,
@@ -53,11 +55,12 @@ export async function request(options: Options) {
   const limits = {
     ...(options.apps != null ? { maxApps: parseCount(options.apps, "--apps") } : {}),
     ...(options.databases != null ? { maxDatabases: parseCount(options.databases, "--databases") } : {}),
+    ...(options.instances != null ? { maxInstances: parseCount(options.instances, "--instances") } : {}),
     ...(options.requestsPerMinute != null ? { requestsPerMinute: parseCount(options.requestsPerMinute, "--requests-per-minute") } : {}),
     ...(options.cdnBytes != null ? { cdnBytes: parseSize(options.cdnBytes, "--cdn-bytes") } : {}),
     ...(options.uploadBytes != null ? { maxUploadBytes: parseSize(options.uploadBytes, "--upload-bytes") } : {}),
   };
-  if (!Object.keys(limits).length) throw new CliError("Say which limits you want: --apps, --databases, --requests-per-minute, --cdn-bytes or --upload-bytes.");
+  if (!Object.keys(limits).length) throw new CliError("Say which limits you want: --apps, --databases, --instances, --requests-per-minute, --cdn-bytes or --upload-bytes.");
   const api = Api.connect(options);
   const reason = options.reason?.trim() ? options.reason : await askReason();
   const made = unwrap((await api.graphql(RequestQuotaMutation, { input: { limits, reason } })).requestQuota);

@@ -16,7 +16,7 @@ import * as types from './graphql.ts';
  */
 type Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": typeof types.CliErrorFragmentDoc,
-    "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }\n    }\n  }\n": typeof types.CliWhoamiDocument,
+    "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxInstances maxUploadBytes cdnBytes requestsPerMinute usage { apps databases instances cdnBytes } }\n    }\n  }\n": typeof types.CliWhoamiDocument,
     "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n": typeof types.CliAppsDocument,
     "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": typeof types.CliAppInfoDocument,
     "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateAppDocument,
@@ -31,9 +31,10 @@ type Documents = {
     "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": typeof types.CliSetEnvDocument,
     "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": typeof types.CliUnsetEnvDocument,
     "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n": typeof types.CliStopDocument,
+    "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n": typeof types.CliScaleDocument,
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": typeof types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": typeof types.CliRollbackDocument,
-    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n": typeof types.CliPsDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n      processes { name state startedAt restarts }\n    }\n  }\n": typeof types.CliPsDocument,
     "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": typeof types.CliDatabasesDocument,
     "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": typeof types.CliDatabaseDocument,
     "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateDatabaseDocument,
@@ -42,7 +43,7 @@ type Documents = {
     "\n  query CliBackups($id: ID!) {\n    resourceBackups(id: $id) { id size trigger createdAt }\n  }\n": typeof types.CliBackupsDocument,
     "\n  mutation CliRestoreBackup($id: ID!, $backupId: ID!) {\n    restoreBackup(id: $id, backupId: $backupId) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliRestoreBackupDocument,
     "\n  query CliRevealDatabaseUrl($id: ID!) {\n    revealResourceUrl(id: $id)\n  }\n": typeof types.CliRevealDatabaseUrlDocument,
-    "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n": typeof types.CliQuotaRequestFragmentDoc,
+    "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes }\n  }\n": typeof types.CliQuotaRequestFragmentDoc,
     "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n": typeof types.CliRequestQuotaDocument,
     "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": typeof types.CliQuotaRequestsDocument,
     "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": typeof types.CliFilesDocument,
@@ -50,7 +51,7 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
-    "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }\n    }\n  }\n": types.CliWhoamiDocument,
+    "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxInstances maxUploadBytes cdnBytes requestsPerMinute usage { apps databases instances cdnBytes } }\n    }\n  }\n": types.CliWhoamiDocument,
     "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n": types.CliAppsDocument,
     "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": types.CliAppInfoDocument,
     "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n": types.CliCreateAppDocument,
@@ -65,9 +66,10 @@ const documents: Documents = {
     "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": types.CliSetEnvDocument,
     "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": types.CliUnsetEnvDocument,
     "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n": types.CliStopDocument,
+    "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n": types.CliScaleDocument,
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": types.CliRollbackDocument,
-    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n": types.CliPsDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n      processes { name state startedAt restarts }\n    }\n  }\n": types.CliPsDocument,
     "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": types.CliDatabasesDocument,
     "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": types.CliDatabaseDocument,
     "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": types.CliCreateDatabaseDocument,
@@ -76,7 +78,7 @@ const documents: Documents = {
     "\n  query CliBackups($id: ID!) {\n    resourceBackups(id: $id) { id size trigger createdAt }\n  }\n": types.CliBackupsDocument,
     "\n  mutation CliRestoreBackup($id: ID!, $backupId: ID!) {\n    restoreBackup(id: $id, backupId: $backupId) {\n      ... on Backup { id size trigger createdAt }\n      ...CliError\n    }\n  }\n": types.CliRestoreBackupDocument,
     "\n  query CliRevealDatabaseUrl($id: ID!) {\n    revealResourceUrl(id: $id)\n  }\n": types.CliRevealDatabaseUrlDocument,
-    "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n": types.CliQuotaRequestFragmentDoc,
+    "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes }\n  }\n": types.CliQuotaRequestFragmentDoc,
     "\n  mutation CliRequestQuota($input: QuotaRequestInput!) {\n    requestQuota(input: $input) {\n      ... on QuotaRequest { ...CliQuotaRequest }\n      ...CliError\n    }\n  }\n": types.CliRequestQuotaDocument,
     "\n  query CliQuotaRequests {\n    quotaRequests(first: 10) { ...CliQuotaRequest }\n  }\n": types.CliQuotaRequestsDocument,
     "\n  query CliFiles($after: String) {\n    files(first: 100, after: $after) { id name size contentType sha256 url createdAt }\n  }\n": types.CliFilesDocument,
@@ -90,7 +92,7 @@ export function graphql(source: "\n  fragment CliError on Error {\n    __typenam
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxUploadBytes cdnBytes requestsPerMinute usage { apps databases cdnBytes } }\n    }\n  }\n"): typeof import('./graphql.ts').CliWhoamiDocument;
+export function graphql(source: "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxInstances maxUploadBytes cdnBytes requestsPerMinute usage { apps databases instances cdnBytes } }\n    }\n  }\n"): typeof import('./graphql.ts').CliWhoamiDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -150,6 +152,10 @@ export function graphql(source: "\n  mutation CliStop($slug: String!) {\n    sto
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliScaleDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRestartDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -158,7 +164,7 @@ export function graphql(source: "\n  mutation CliRollback($slug: String!, $input
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
+export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n      processes { name state startedAt restarts }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -194,7 +200,7 @@ export function graphql(source: "\n  query CliRevealDatabaseUrl($id: ID!) {\n   
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes }\n  }\n"): typeof import('./graphql.ts').CliQuotaRequestFragmentDoc;
+export function graphql(source: "\n  fragment CliQuotaRequest on QuotaRequest {\n    id reason status decisionReason createdAt decidedAt\n    limits { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes }\n  }\n"): typeof import('./graphql.ts').CliQuotaRequestFragmentDoc;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

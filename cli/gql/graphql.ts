@@ -4,6 +4,13 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** STARTING: not answering yet; HEALTHY: in rotation; UNHEALTHY: failed its health checks, out of rotation; CRASHED: exited, restarting after its back-off */
+export type AppProcessState =
+  | 'CRASHED'
+  | 'HEALTHY'
+  | 'STARTING'
+  | 'UNHEALTHY';
+
 export type AppStatus =
   /** Its process exited; Slipway restarts it with back-off */
   | 'CRASHED'
@@ -130,7 +137,7 @@ export type CliErrorFragment =
 export type CliWhoamiQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CliWhoamiQuery = { viewer: { user: { id: string, name: string, email: string, role: Role, status: UserStatus }, quota: { maxApps: number, maxDatabases: number, maxUploadBytes: number, cdnBytes: number, requestsPerMinute: number, usage: { apps: number, databases: number, cdnBytes: number } } } };
+export type CliWhoamiQuery = { viewer: { user: { id: string, name: string, email: string, role: Role, status: UserStatus }, quota: { maxApps: number, maxDatabases: number, maxInstances: number, maxUploadBytes: number, cdnBytes: number, requestsPerMinute: number, usage: { apps: number, databases: number, instances: number, cdnBytes: number } } } };
 
 export type CliAppsQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -254,6 +261,19 @@ export type CliStopMutationVariables = Exact<{
 
 export type CliStopMutation = { stopApp: { slug: string, status: AppStatus } };
 
+export type CliScaleMutationVariables = Exact<{
+  slug: string;
+  instances: number;
+}>;
+
+
+export type CliScaleMutation = { scaleApp:
+    | { slug: string, instances: number }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+   };
+
 export type CliRestartMutationVariables = Exact<{
   slug: string;
 }>;
@@ -281,7 +301,7 @@ export type CliPsQueryVariables = Exact<{
 }>;
 
 
-export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource } | null } };
+export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource } | null, processes: Array<{ name: string, state: AppProcessState, startedAt: string | null, restarts: number }> } };
 
 export type CliDatabasesQueryVariables = Exact<{
   slug: string;
@@ -355,7 +375,7 @@ export type CliRevealDatabaseUrlQueryVariables = Exact<{
 
 export type CliRevealDatabaseUrlQuery = { revealResourceUrl: string };
 
-export type CliQuotaRequestFragment = { id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } };
+export type CliQuotaRequestFragment = { id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, maxInstances: number | null, cdnBytes: number | null, maxUploadBytes: number | null } };
 
 export type CliRequestQuotaMutationVariables = Exact<{
   input: QuotaRequestInput;
@@ -365,13 +385,13 @@ export type CliRequestQuotaMutationVariables = Exact<{
 export type CliRequestQuotaMutation = { requestQuota:
     | { __typename: 'ConflictError', code: string, message: string }
     | { __typename: 'InvalidRequestError', code: string, message: string }
-    | { id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }
+    | { id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, maxInstances: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }
    };
 
 export type CliQuotaRequestsQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type CliQuotaRequestsQuery = { quotaRequests: Array<{ id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }> };
+export type CliQuotaRequestsQuery = { quotaRequests: Array<{ id: string, reason: string, status: QuotaRequestStatus, decisionReason: string | null, createdAt: string, decidedAt: string | null, limits: { requestsPerMinute: number | null, maxApps: number | null, maxDatabases: number | null, maxInstances: number | null, cdnBytes: number | null, maxUploadBytes: number | null } }> };
 
 export type CliFilesQueryVariables = Exact<{
   after?: string | null | undefined;
@@ -424,6 +444,7 @@ export const CliQuotaRequestFragmentDoc = new TypedDocumentString(`
     requestsPerMinute
     maxApps
     maxDatabases
+    maxInstances
     cdnBytes
     maxUploadBytes
   }
@@ -442,12 +463,14 @@ export const CliWhoamiDocument = new TypedDocumentString(`
     quota {
       maxApps
       maxDatabases
+      maxInstances
       maxUploadBytes
       cdnBytes
       requestsPerMinute
       usage {
         apps
         databases
+        instances
         cdnBytes
       }
     }
@@ -656,6 +679,21 @@ export const CliStopDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliStopMutation, CliStopMutationVariables>;
+export const CliScaleDocument = new TypedDocumentString(`
+    mutation CliScale($slug: String!, $instances: Int!) {
+  scaleApp(slug: $slug, instances: $instances) {
+    ... on App {
+      slug
+      instances
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliScaleMutation, CliScaleMutationVariables>;
 export const CliRestartDocument = new TypedDocumentString(`
     mutation CliRestart($slug: String!) {
   restartApp(slug: $slug) {
@@ -702,6 +740,12 @@ export const CliPsDocument = new TypedDocumentString(`
       createdAt
       commit
       source
+    }
+    processes {
+      name
+      state
+      startedAt
+      restarts
     }
   }
 }
@@ -828,6 +872,7 @@ fragment CliQuotaRequest on QuotaRequest {
     requestsPerMinute
     maxApps
     maxDatabases
+    maxInstances
     cdnBytes
     maxUploadBytes
   }
@@ -849,6 +894,7 @@ export const CliQuotaRequestsDocument = new TypedDocumentString(`
     requestsPerMinute
     maxApps
     maxDatabases
+    maxInstances
     cdnBytes
     maxUploadBytes
   }

@@ -8,10 +8,15 @@ export type Db = InstanceType<typeof SqliteClient>;
 
 /** Models whose rows feed cached reads (sessions, tokens, OAuth clients, accounts, usage): writes to them are reported. */
 const WATCHED_MODELS = ["user", "quota", "session", "oAuthToken", "oAuthClient", "resource", "file"] as const;
-/** Apps feed only the usage counts: their status changes (a crash loop) must not clear every cached session. */
+/** Apps feed only the usage counts (and instances): their status changes (a crash loop) must not clear every cached session. */
 const COUNTED_MODELS = ["app"] as const;
 const READS = new Set(["findUnique", "findUniqueOrThrow", "findFirst", "findFirstOrThrow", "findMany", "count", "aggregate", "groupBy"]);
 const COUNT_CHANGES = new Set(["create", "createMany", "createManyAndReturn", "delete", "deleteMany", "upsert"]);
+
+/** A scale (App.instances) changes Quota.usage.instances. */
+function changesInstances(operation: string, args: unknown): boolean {
+  return operation.startsWith("update") && (args as { data?: { instances?: unknown } } | undefined)?.data?.instances !== undefined;
+}
 
 export function createDb(databaseUrl: string, onWrite: () => void = () => {}): Db {
   const client = databaseUrl.startsWith("file:")
@@ -27,7 +32,7 @@ export function createDb(databaseUrl: string, onWrite: () => void = () => {}): D
   const reportCountChanges = {
     async $allOperations({ operation, args, query }: { operation: string; args: unknown; query: (args: unknown) => Promise<unknown> }) {
       const result = await query(args);
-      if (COUNT_CHANGES.has(operation)) onWrite();
+      if (COUNT_CHANGES.has(operation) || changesInstances(operation, args)) onWrite();
       return result;
     },
   };

@@ -79,6 +79,8 @@ export class AppSupervisor {
   /** Per instance index: failures in a row, and the pending restart. */
   private readonly slotCrashes = new Map<number, number>();
   private readonly slotTimers = new Map<number, unknown>();
+  /** Instance indexes of the live release being started (after a crash, or scaling up). */
+  private readonly starting = new Set<number>();
   private stopped = false;
   /** Bumped by every switch of the route and every stop: a relaunch started before one of them must not go live. */
   private epoch = 0;
@@ -138,11 +140,12 @@ export class AppSupervisor {
     const current = this.current;
     if (!current || current.root) return [];
     const now = this.deps.clock.now();
-    return current.replicas.map((replica, i) => {
+    // Array.from, not map: an instance being started is a hole in the array.
+    return Array.from(current.replicas, (replica, i) => {
       const index = i + 1;
       const up = alive(replica) && now - replica.startedAt >= this.deps.backoff.healthyAfterMs;
       const restarts = up ? 0 : (this.slotCrashes.get(index) ?? 0);
-      if (!alive(replica)) return { index, instanceId: "", state: "crashed", startedAt: null, restarts };
+      if (!alive(replica)) return { index, instanceId: "", state: this.starting.has(index) ? "starting" : "crashed", startedAt: null, restarts };
       return { index, instanceId: replica.instance.instanceId, state: replica.health, startedAt: new Date(replica.startedAt), restarts };
     });
   }
@@ -326,6 +329,8 @@ export class AppSupervisor {
     const wanted = () => !this.stopped && this.current === candidate && index <= this.wanted && !candidate.replicas[index - 1];
     if (!wanted()) return;
     let replica: Replica | undefined;
+    this.starting.add(index);
+    void this.deps.state.changed(this.app.id);
     try {
       replica = await this.spawn(candidate, index);
       await waitUntilAnswering(replica.instance, this.deps.startTimeoutMs);
@@ -333,6 +338,8 @@ export class AppSupervisor {
       await replica?.instance.stop(this.deps.stopGraceMs).catch(() => {});
       if (wanted()) this.replicaCrashed(candidate, index, this.didNotStart(error));
       return;
+    } finally {
+      this.starting.delete(index);
     }
     if (!wanted()) return void (await replica.instance.stop(this.deps.stopGraceMs));
     candidate.replicas[index - 1] = replica;
@@ -370,6 +377,8 @@ export class AppSupervisor {
     const was = this.serving;
     this.serving = serving;
     if (was !== serving && (was !== null || !serving)) void this.deps.state.setAppStatus(this.app.id, serving ? "RUNNING" : "CRASHED");
+    // Live views show each instance's state (App.processes).
+    else void this.deps.state.changed(this.app.id);
   }
 
   private drain(): Promise<void> {

@@ -289,6 +289,42 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     expect(retried.count).toBeLessThan(5);
   });
 
+  it("balances a scaled app across its healthy instances through Caddy, and drops one that stops", async () => {
+    const scaled = `edge-scale-${process.pid}`;
+    const app = {
+      "package.json": JSON.stringify({ name: "t", version: "1.0.0" }),
+      "server.js": `const id = require("crypto").randomUUID(); require("http").createServer((q, s) => s.end(id)).listen(process.env.PORT);`,
+    };
+    expect((await owner.post("/api/apps", { slug: scaled })).status).toBe(201);
+    expect((await deploy(owner, scaled, await zipFolder(null, app))).status).toBe("LIVE");
+    expect((await owner.request("PATCH", `/api/apps/${scaled}`, { json: { instances: 2 } })).status).toBe(200);
+    await waitFor(async () => {
+      const processes = (await owner.get(`/api/apps/${scaled}`)).body.processes as { state: string }[];
+      return processes.length === 2 && processes.every((p) => p.state === "HEALTHY");
+    }, 30_000, "2 healthy instances");
+    const config = JSON.parse((await adminRequest(admin, "GET", "/config/apps/http/servers/slipway/routes")).body) as { match?: { host: string[] }[]; handle: { upstreams?: unknown[]; load_balancing?: unknown }[] }[];
+    const route = config.find((r) => r.match?.[0].host.includes(`${scaled}.localhost`))!;
+    expect(route.handle[0].upstreams).toHaveLength(2);
+    expect(route.handle[0].load_balancing).toMatchObject({ selection_policy: { policy: "least_conn" } });
+    const bodies = new Set<string>();
+    // Fresh connections: least_conn sees no request in flight, and picks among the instances at random.
+    for (let i = 0; i < 30 && bodies.size < 2; i++) {
+      const res = await fetchVia(https_(`${scaled}.localhost`), { ca });
+      expect(res.status).toBe(200);
+      bodies.add(res.body);
+    }
+    expect(bodies.size).toBe(2);
+    expect((await owner.request("PATCH", `/api/apps/${scaled}`, { json: { instances: 1 } })).status).toBe(200);
+    await waitFor(async () => ((await owner.get(`/api/apps/${scaled}`)).body.processes as unknown[]).length === 1, 10_000, "1 instance");
+    const left = new Set<string>();
+    for (let i = 0; i < 10; i++) {
+      const res = await fetchVia(https_(`${scaled}.localhost`), { ca });
+      expect(res.status).toBe(200);
+      left.add(res.body);
+    }
+    expect(left.size).toBe(1);
+  });
+
   it("stops routing a removed domain", async () => {
     expect((await owner.post(`/api/apps/${slug}/domains`, { hostname: "gone.example.test" })).status).toBe(201);
     expect((await owner.post(`/api/apps/${slug}/domains/gone.example.test/verify`)).status).toBe(200);

@@ -9,6 +9,8 @@ import { problemFrom } from "./errors";
 export interface LogLineView {
   timestamp: string;
   stream: "stdout" | "stderr" | "system";
+  /** The instance that wrote it ("web.2"), for an app's own output; null otherwise. */
+  source: string | null;
   segments: Segment[];
   /** Without escape sequences, for searching. */
   text: string;
@@ -21,6 +23,7 @@ const LogsSubscription = graphql(`
     appLogs(slug: $slug, kind: $kind, deployment: $deployment, limit: $limit) {
       timestamp
       stream
+      instance
       line
     }
   }
@@ -48,7 +51,7 @@ export class LiveLog {
       this.loaded = true;
       if (fresh.length === 0) return;
       last = fresh[fresh.length - 1].timestamp;
-      const views = fresh.map((l) => ({ timestamp: l.timestamp, stream: l.stream, segments: parseAnsi(l.line), text: stripAnsi(l.line) }));
+      const views = fresh.map((l) => ({ timestamp: l.timestamp, stream: l.stream, source: l.instance ? `web.${l.instance}` : null, segments: parseAnsi(l.line), text: stripAnsi(l.line) }));
       this.lines = [...this.lines, ...views].slice(-MAX_LINES);
     });
   }

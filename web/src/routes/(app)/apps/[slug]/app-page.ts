@@ -7,6 +7,7 @@ export const AppPageApp = graphql(`
     name
     status
     ...AppOverview_app
+    ...ProcessesPanel_app
     deployments(limit: 20) {
       id
       status
