@@ -1,10 +1,11 @@
 // `npm run bench:hosting -- --runtime local,docker`: deploy time and redeploy-under-load failures of the same app on
 // each runtime driver, one fresh platform per runtime, side by side.
+import { createDockerClient, LABEL, platformId } from "../../server/platform/runtime/docker/client.ts";
 import { signUp, startSlipway } from "../lib/slipway.ts";
 import { HostingClient } from "./client.ts";
 import { benchDeploys, benchRedeployUnderLoad, type DeployStats, type RedeployStats } from "./deploys.ts";
 
-const RUNTIMES = ["local", "docker"];
+const RUNTIMES = ["local", "docker", "swarm"];
 
 export async function benchRuntimes(runtimes: string[], deploys: number): Promise<string> {
   const rows: { runtime: string; deploy: DeployStats; redeploy: RedeployStats }[] = [];
@@ -20,6 +21,8 @@ export async function benchRuntimes(runtimes: string[], deploys: number): Promis
       rows.push({ runtime, deploy, redeploy });
     } finally {
       await server.close();
+      // Swarm services outlive the platform (the next boot adopts them): the bench's are removed.
+      if (runtime === "swarm") await removeServices(server.dataDir);
     }
   }
   return [
@@ -35,7 +38,13 @@ export async function benchRuntimes(runtimes: string[], deploys: number): Promis
         `| ${r.runtime} | ${r.deploy.p50.toFixed(0)} | ${r.deploy.p95.toFixed(0)} | ${deploys} | ${r.redeploy.answered} | ${r.redeploy.failed} | ${Math.round(r.redeploy.requestsPerSecond)} |`,
     ),
     "",
-    "Deploy: zip upload → the new release answers through the router (after a first deploy). On docker it includes building the release image (`slipway/<slug>:<deployment>`, base image cached) and creating the container; the build step itself is empty (no dependencies) but still runs no container, as on local.",
+    "Deploy: zip upload → the new release answers through the router (after a first deploy). On docker it includes building the release image (`slipway/<slug>:<deployment>`, base image cached) and creating the container; the build step itself is empty (no dependencies) but still runs no container, as on local. On swarm (a single-node swarm) it includes the same image build, then a start-first service update: the new task's health check (every second) must pass, and Swarm's 3 s update monitor must end, before the deployment is LIVE, so a swarm deploy takes seconds; the new task takes traffic as soon as it is healthy, before that.",
     "",
   ].join("\n");
+}
+
+async function removeServices(dataDir: string): Promise<void> {
+  const docker = createDockerClient(process.env.DOCKER_HOST);
+  const filters = { label: [`${LABEL.platform}=${platformId(dataDir)}`] };
+  for (const service of await docker.listServices({ filters } as object)) await docker.getService(service.ID).remove().catch(() => {});
 }

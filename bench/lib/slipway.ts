@@ -9,6 +9,8 @@ import { loadConfig } from "../../server/config.ts";
 
 export interface BenchServer {
   url: string;
+  /** The platform's DATA_DIR (removed on close). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startSlipway(
     const url = await slipway.listen();
     return {
       url,
+      dataDir,
       async close() {
         await slipway.close();
         fs.rmSync(dataDir, { recursive: true, force: true });
