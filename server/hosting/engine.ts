@@ -395,7 +395,8 @@ export class HostingEngine {
   ): Promise<void> {
     const supervisor = this.supervisorOf(app);
     const log = (line: string) => this.logs.append(app.id, { kind: "build", stream: "system", deploymentId, line });
-    if (at.ctx?.candidate && supervisor instanceof AppSupervisor) await supervisor.discard(at.ctx.candidate).catch(() => {});
+    if (supervisor instanceof ServiceSupervisor) await supervisor.abandon();
+    else if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
     if (!at.rollbackOf) await this.removeRelease(app, this.paths.release(app.id, deploymentId));
     const canceled = error instanceof DeployCanceled || at.signal.aborted;
     const shown = error instanceof DeployError || isUserError(error);

@@ -4,7 +4,7 @@
 // the running ones are the route's upstreams, their output goes to the app's runtime log, a task that fails is
 // said there, and the app is CRASHED while none runs (Swarm's restart policy brings tasks back with a delay).
 import type { SandboxLimits } from "../platform/runtime/types.ts";
-import type { ServiceTasks, SwarmOrchestrator, TaskView, Upstream } from "../platform/runtime/swarm/orchestrator.ts";
+import type { Rollout, ServiceTasks, SwarmOrchestrator, TaskView, Upstream } from "../platform/runtime/swarm/orchestrator.ts";
 import { RolloutFailed } from "../platform/runtime/swarm/orchestrator.ts";
 import { describeTaskError } from "../platform/runtime/swarm/rollout.ts";
 import { DeployError } from "./errors.ts";
@@ -43,6 +43,13 @@ export class ServiceSupervisor {
   private readonly following = new Map<string, AbortController>();
   private readonly reported = new Set<string>();
   private failures = 0;
+  /** Bumped by every stop: a restart begun before it must not bring the app back. */
+  private epoch = 0;
+  private chain: Promise<void> = Promise.resolve();
+  /** A rollout begun by a deployment and not yet completed. */
+  private pending: { release: Release; rollout: Rollout | null; epoch: number } | null = null;
+  /** Output before this (epoch seconds) is not read again: what an adopted task wrote before a platform restart is stored. */
+  private logsFrom = 0;
   private status: "RUNNING" | "CRASHED" | null = null;
   /** What the route was last set to: a poll that changes nothing changes no route (nor the edge). */
   private published = "";
@@ -92,18 +99,19 @@ export class ServiceSupervisor {
 
   /** Rolls the release out as the app's service; resolves once every task of it passed its health check. */
   async rollout(release: Release, options: { log(line: string): void; signal?: AbortSignal; force?: boolean }): Promise<void> {
+    await this.begin(release, options.log, options.force);
+    await this.complete(options.log, options.signal);
+  }
+
+  /** Builds the release's image and asks Swarm to roll it out (a static site: Slipway serves it, no task runs). */
+  async begin(release: Release, log: (line: string) => void, force = false): Promise<void> {
     if (release.web.kind === "static") {
-      this.deps.routes.serve(this.app.slug, { kind: "static", root: path.resolve(release.dir, release.web.root) });
-      await this.deps.routes.flush();
-      this.release = release;
-      this.stopped = false;
-      // Nothing of the app runs in Swarm for a static site.
-      await this.deps.orchestrator.scale(this.app.id, 0);
-      return;
+      this.pending = { release, rollout: null, epoch: this.epoch };
+      return log("A static site: Slipway serves its files, no task runs.");
     }
     this.rolling += 1;
     try {
-      await this.deps.orchestrator.deploy(
+      const rollout = await this.deps.orchestrator.begin(
         {
           appKey: this.app.id,
           slug: this.app.slug,
@@ -116,23 +124,63 @@ export class ServiceSupervisor {
           replicas: this.wanted,
           limits: this.deps.limits,
           dataDir: { host: this.deps.dataDirOf(this.app.id), inApp: this.deps.dataPath },
-          force: options.force,
+          force,
         },
-        options.log,
-        options.signal,
+        log,
       );
-      this.release = release;
-      this.stopped = false;
-      this.failures = 0;
+      this.pending = { release, rollout, epoch: this.epoch };
+      // The new tasks' output and health are followed from their start.
       await this.attach();
+    } catch (error) {
+      this.rolling -= 1;
+      throw error;
+    }
+  }
+
+  /** Waits until Swarm completed the rollout begun: the release is then the live one. */
+  async complete(log: (line: string) => void, signal?: AbortSignal): Promise<void> {
+    const pending = this.pending;
+    if (!pending) return;
+    if (!pending.rollout) {
+      this.pending = null;
+      this.deps.routes.serve(this.app.slug, { kind: "static", root: path.resolve(pending.release.dir, (pending.release.web as { root: string }).root) });
+      this.published = "";
+      await this.deps.routes.flush();
+      this.release = pending.release;
+      this.stopped = false;
+      await this.deps.orchestrator.scale(this.app.id, 0);
+      return;
+    }
+    try {
+      await this.deps.orchestrator.finish(pending.rollout, log, signal);
+      this.release = pending.release;
+      // A stop that came during the rollout keeps the app stopped.
+      if (pending.epoch === this.epoch) this.stopped = false;
+      this.failures = 0;
       await this.deps.orchestrator.watcher.poll();
       await this.deps.routes.flush();
     } catch (error) {
       if (error instanceof RolloutFailed) throw new DeployError(error.message);
       throw error;
     } finally {
+      this.pending = null;
       this.rolling -= 1;
     }
+  }
+
+  /** A deployment that failed or was canceled between begin and complete: Swarm goes back to what ran. */
+  async abandon(): Promise<void> {
+    const pending = this.pending;
+    if (!pending) return;
+    this.pending = null;
+    if (!pending.rollout) return;
+    this.rolling -= 1;
+    await this.deps.orchestrator.finish(pending.rollout, () => {}, AbortSignal.abort()).catch(() => {});
+  }
+
+  /** Resolves once the edge (EDGE=caddy) routes as the table says. */
+  routesSettled(): Promise<void> {
+    return this.deps.routes.flush();
   }
 
   /** After a platform restart: the service as it runs is adopted (its running tasks become the route). */
@@ -140,6 +188,7 @@ export class ServiceSupervisor {
     if (release.web.kind === "static" || !(await this.deps.orchestrator.serviceId(this.app.id))) return this.bringBack(release);
     this.release = release;
     this.stopped = false;
+    this.logsFrom = Math.floor(Date.now() / 1000);
     await this.deps.orchestrator.scale(this.app.id, this.wanted);
     await this.attach();
     await this.deps.orchestrator.watcher.poll();
@@ -148,9 +197,16 @@ export class ServiceSupervisor {
   /** Rolls the release out again with the current env vars (restart, env change, after a restore). */
   async bringBack(release: Release): Promise<void> {
     const log = (line: string) => this.system(release.deploymentId, line);
+    const epoch = this.epoch;
     try {
-      await this.rollout(release, { log, force: true });
-      await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
+      // One after the other (two quick env changes: the second rolls out after the first, with both).
+      await this.serially(async () => {
+        if (this.epoch !== epoch) return;
+        await this.rollout(release, { log, force: true });
+        // A stop came meanwhile: it decides.
+        if (this.epoch !== epoch) return this.deps.orchestrator.scale(this.app.id, 0);
+        await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
+      });
     } catch (error) {
       if (!(error instanceof DeployError)) this.deps.onError(error, `restarting app ${this.app.slug}`);
       log(`Restart failed: ${error instanceof DeployError ? error.message : "Slipway could not update the service (the platform's log says why)"}.`);
@@ -163,10 +219,17 @@ export class ServiceSupervisor {
   /** Scale to 0, keeping the service; the route says the app is stopped (or failed). */
   async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
     this.stopped = true;
+    this.epoch += 1;
     this.published = "";
     this.deps.routes.unavailable(this.app.slug, status);
     await this.deps.routes.flush();
     await this.deps.orchestrator.scale(this.app.id, 0);
+  }
+
+  private serially(fn: () => Promise<void>): Promise<void> {
+    const next = this.chain.then(fn, fn);
+    this.chain = next.catch(() => {});
+    return next;
   }
 
   async scale(instances: number): Promise<void> {
@@ -245,7 +308,7 @@ export class ServiceSupervisor {
     this.following.set(task.id, abort);
     const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: task.deploymentId }, () => this.deps.redactorOf(this.app.id));
     this.deps.orchestrator
-      .followLogs(task.id, log.sink, { since: Math.floor(Date.parse(task.createdAt) / 1000) || 0, signal: abort.signal })
+      .followLogs(task.id, log.sink, { since: Math.max(Math.floor(Date.parse(task.createdAt) / 1000) || 0, this.logsFrom), signal: abort.signal })
       .catch((error: unknown) => {
         if (!abort.signal.aborted) this.deps.onError(error, `following the output of task ${task.id}`);
       })

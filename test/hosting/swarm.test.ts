@@ -52,7 +52,7 @@ describe.skipIf(!!unavailable)(`RUNTIME=swarm${unavailable ? ` (skipped: ${unava
     expect(service.Spec!.UpdateConfig).toMatchObject({ Order: "start-first", FailureAction: "rollback" });
     const build = await owner.get(`/api/apps/${slug}/logs?kind=build&limit=1000`);
     const lines = build.body.map((l: { line: string }) => l.line).join("\n");
-    expect(lines).toMatch(/Rolling out the new release/);
+    expect(lines).toMatch(/Creating the Swarm service slipway-/);
     expect(lines).toMatch(/passed its health check/);
     await waitFor(async () => (await owner.get(`/api/apps/${slug}/logs?limit=100`)).body.some((l: { line: string }) => l.line === "booting v1"), 15_000, "the task's output");
   }, 120_000);
@@ -100,6 +100,20 @@ describe.skipIf(!!unavailable)(`RUNTIME=swarm${unavailable ? ` (skipped: ${unava
     expect((await get()).body).toBe("v2");
     expect((await owner.request("PATCH", `/api/apps/${slug}`, { json: { instances: 1 } })).status).toBe(200);
     await waitFor(async () => upstreams().length === 1, 30_000, "one upstream");
+  }, 90_000);
+
+  it("shows a crashed app CRASHED while no task serves, logs why, and RUNNING again once Swarm restarted it", async () => {
+    const crasher = `${slug}c`;
+    expect((await owner.post("/api/apps", { slug: crasher })).status).toBe(201);
+    const js = 'require("http").createServer((q, s) => { s.end("alive"); if (q.url === "/crash") process.exit(1); }).listen(process.env.PORT);';
+    expect((await deploy(owner, crasher, await zipFolder(null, { ...app("c"), "server.js": js }))).status).toBe("LIVE");
+    await requestApp(server.url, `${crasher}.localhost`, "/crash").catch(() => {});
+    await waitFor(async () => (await owner.get(`/api/apps/${crasher}`)).body.status === "CRASHED", 10_000, "CRASHED");
+    await waitFor(async () => (await owner.get(`/api/apps/${crasher}`)).body.status === "RUNNING", 30_000, "RUNNING again");
+    expect((await requestApp(server.url, `${crasher}.localhost`)).body).toBe("alive");
+    const lines = (await owner.get(`/api/apps/${crasher}/logs?limit=1000`)).body.map((l: { line: string }) => l.line);
+    expect(lines).toContainEqual(expect.stringMatching(/^Crashed: task \w+ exited \(exit code 1\)\. Swarm starts another/));
+    expect((await owner.request("DELETE", `/api/apps/${crasher}`)).status).toBe(204);
   }, 90_000);
 
   it("keeps apps apart: a task reaches neither another app's published port nor the node's services", async () => {

@@ -50,6 +50,16 @@ export interface ServiceRelease {
   force?: boolean;
 }
 
+/** A rollout Swarm is performing (begin → finish). */
+export interface Rollout {
+  serviceId: string;
+  slug: string;
+  deploymentId: string;
+  replicas: number;
+  previousStart: string | null;
+  deadline: number;
+}
+
 interface ServiceState {
   ID: string;
   Version: { Index: number };
@@ -83,6 +93,11 @@ export class SwarmOrchestrator {
 
   /** Creates or updates the app's service to run the release; resolves once Swarm completed the rollout. */
   async deploy(release: ServiceRelease, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
+    await this.finish(await this.begin(release, log), log, signal);
+  }
+
+  /** Builds (and pushes) the image, then asks Swarm for the service or its update; the rollout starts. */
+  async begin(release: ServiceRelease, log: (line: string) => void): Promise<Rollout> {
     const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
     const existing = await this.find(release.appKey);
     const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
@@ -97,18 +112,22 @@ export class SwarmOrchestrator {
       log(`Creating the Swarm service ${spec.Name} with ${release.replicas} task(s).`);
       serviceId = ((await this.docker.createService(spec as never)) as { id: string }).id;
     }
+    return {
+      serviceId,
+      slug: release.slug,
+      deploymentId: release.deploymentId,
+      replicas: release.replicas,
+      previousStart: existing ? (existing.UpdateStatus?.StartedAt ?? "") : null,
+      deadline: Date.now() + this.options.startTimeoutMs * Math.max(1, release.replicas) + 15_000,
+    };
+  }
+
+  /** Waits for Swarm to complete the rollout; a failed or canceled one is rolled back (or the new service removed). */
+  async finish(rollout: Rollout, log: (line: string) => void, signal?: AbortSignal): Promise<void> {
     try {
-      await waitForRollout(this.docker, this.watcher, {
-        serviceId,
-        deploymentId: release.deploymentId,
-        replicas: release.replicas,
-        previousStart: existing ? (existing.UpdateStatus?.StartedAt ?? "") : null,
-        deadline: Date.now() + this.options.startTimeoutMs * Math.max(1, release.replicas) + 15_000,
-        log,
-        signal,
-      });
+      await waitForRollout(this.docker, this.watcher, { ...rollout, log, signal });
     } catch (error) {
-      await this.undo(serviceId, !!existing).catch((e: unknown) => this.options.onError(e, `rolling back the service of ${release.slug}`));
+      await this.undo(rollout.serviceId, rollout.previousStart !== null).catch((e: unknown) => this.options.onError(e, `rolling back the service of ${rollout.slug}`));
       throw error;
     }
   }
@@ -207,9 +226,11 @@ export class SwarmOrchestrator {
       startTimeoutMs: this.options.startTimeoutMs,
       restart: this.options.restart,
     };
-    // A bind mount exists on this node only: an app with data (its SQLite databases) is pinned here.
+    // A bind mount exists on this node only: with one node (no registry) every app has its data folder; on
+    // several, an app whose data folder holds something (its SQLite databases) is pinned here, others run anywhere.
     const data = release.dataDir;
-    if (data && (await fs.readdir(data.host).catch(() => [])).length > 0) {
+    if (data && (!this.options.registry || (await fs.readdir(data.host).catch(() => [])).length > 0)) {
+      await fs.mkdir(data.host, { recursive: true, mode: 0o700 });
       await prepareWorkDir(data.host, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
       spec.dataDir = data;
       spec.pinToNode = await (this.nodeId ??= this.docker.info().then((i: { Swarm: { NodeID: string } }) => i.Swarm.NodeID));

@@ -22,7 +22,11 @@ const POLL_MS = 300;
 /** A new service whose tasks failed this many times has no release to roll back to: it failed. */
 const CREATE_FAILURES = 3;
 
+/** An update Swarm has nothing to roll (the service was scaled to 0) sets no new UpdateStatus: past this, serving tasks settle it. */
+const NO_UPDATE_MS = 3000;
+
 export async function waitForRollout(docker: Docker, watcher: TaskWatcher, wait: RolloutWait): Promise<void> {
+  const began = Date.now();
   const seen = new Map<string, string>();
   let lastMessage = "";
   for (;;) {
@@ -37,7 +41,7 @@ export async function waitForRollout(docker: Docker, watcher: TaskWatcher, wait:
     if (wait.previousStart === null || !current) {
       // A new service (or an update Swarm has not picked up yet): done once every replica of this release serves.
       const serving = mine.filter((t) => t.upstream).length;
-      if (wait.previousStart === null && serving >= wait.replicas) return;
+      if ((wait.previousStart === null || Date.now() - began > NO_UPDATE_MS) && serving >= wait.replicas) return;
       const failures = mine.filter((t) => t.state === "failed" || t.state === "rejected");
       if (wait.previousStart === null && failures.length >= CREATE_FAILURES) throw new RolloutFailed(failureReason(failures));
     } else if (current.State === "completed") {
@@ -66,8 +70,8 @@ function reportTask(task: TaskView, seen: Map<string, string>, log: (line: strin
 }
 
 export function describeTaskError(task: TaskView): string {
-  const exit = task.exitCode !== null && task.exitCode !== 0 && !/exit/.test(task.error ?? "") ? ` (exit code ${task.exitCode})` : "";
-  return `${task.error ?? "failed"}${exit}`;
+  if (task.exitCode !== null && task.exitCode !== 0 && /non-zero exit/.test(task.error ?? "")) return `exited (exit code ${task.exitCode})`;
+  return task.error ?? "failed";
 }
 
 function failureReason(failures: TaskView[]): string {
