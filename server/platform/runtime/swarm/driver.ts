@@ -40,7 +40,7 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
     pollMs: options.pollMs ?? 1000,
     onError: options.onError ?? ((error, message) => options.log?.(`${message}: ${(error as Error).message}`)),
   });
-  const firewall = await setupSwarmFirewall().then(
+  const firewall = await setupSwarmFirewall(options.forward).then(
     () => true as const,
     (error: Error) => error.message,
   );
