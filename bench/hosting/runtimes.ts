@@ -1,5 +1,6 @@
 // `npm run bench:hosting -- --runtime local,docker`: deploy time and redeploy-under-load failures of the same app on
 // each runtime driver, one fresh platform per runtime, side by side.
+import os from "node:os";
 import { createDockerClient, LABEL, platformId } from "../../server/platform/runtime/docker/client.ts";
 import { signUp, startSlipway } from "../lib/slipway.ts";
 import { HostingClient } from "./client.ts";
@@ -38,7 +39,7 @@ export async function benchRuntimes(runtimes: string[], deploys: number): Promis
         `| ${r.runtime} | ${r.deploy.p50.toFixed(0)} | ${r.deploy.p95.toFixed(0)} | ${deploys} | ${r.redeploy.answered} | ${r.redeploy.failed} | ${Math.round(r.redeploy.requestsPerSecond)} |`,
     ),
     "",
-    "Deploy: zip upload → the new release answers through the router (after a first deploy). On docker it includes building the release image (`slipway/<slug>:<deployment>`, base image cached) and creating the container; the build step itself is empty (no dependencies) but still runs no container, as on local. On swarm (a single-node swarm) it includes the same image build, then a start-first service update: the new task's health check (every second) must pass, and Swarm's 3 s update monitor must end, before the deployment is LIVE, so a swarm deploy takes seconds; the new task takes traffic as soon as it is healthy, before that.",
+    `Deploy: zip upload → the new release answers through the router (after a first deploy). The app has no dependencies, so no build step runs on either runtime; on docker the start step makes the release image (\`slipway/<slug>:<deployment>\`: the release unpacked into a container of the cached base image and committed) and creates and starts the container on the app's network; on swarm it makes the same image, then a start-first service update: the new task's health check must pass and Swarm's 3 s update monitor end before the deployment is LIVE (the new task takes traffic as soon as it is healthy). Load average when the run ended: ${os.loadavg().map((l) => l.toFixed(1)).join(", ")} on ${os.availableParallelism()} CPUs (other work shares the machine: compare the rows of one run, not across runs).`,
     "",
   ].join("\n");
 }

@@ -1,9 +1,10 @@
 // An app on the docker runtime driver, probed from inside its container as an attacker would: the platform's files
 // and environment, the Docker socket, the host's services at every host address (the app network's gateway, docker0,
 // the machine's own), another app's container, link-local and the local driver's range; the forwarded PostgreSQL
-// server as the one thing it may reach; the limits. Skipped, with the reason in the name, where no engine answers.
+// server as the one thing it may reach; the limits. Skipped, with the reason in the name, where no engine answers
+// or on another test runtime.
 import { createServer, type Server } from "node:http";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,7 +12,7 @@ import { createDockerDriver } from "../../server/platform/runtime/docker/driver.
 import { SERVICE_ADDRESS } from "../../server/platform/runtime/docker/network.ts";
 import { createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
 import type { Instance, RuntimeDriver } from "../../server/platform/runtime/types.ts";
-import { dockerUnavailable, removeDockerLeftovers } from "../helpers/runtime.ts";
+import { TEST_RUNTIME, dockerUnavailable, removeDockerLeftovers } from "../helpers/runtime.ts";
 import { LIMITS, collectOutput, lastJson, makeDataDir, makeRelease, waitForHttp } from "./runtime-helpers.ts";
 
 const PROBE = `
@@ -65,7 +66,8 @@ interface ProbeResult {
   connects: Record<string, string>;
 }
 
-const unavailable = await dockerUnavailable();
+// Run by npm run test:docker (once in CI, not again within npm test).
+const unavailable = TEST_RUNTIME !== "docker" ? "runs with SLIPWAY_TEST_RUNTIME=docker (npm run test:docker)" : await dockerUnavailable();
 if (unavailable) console.warn(`docker runtime tests SKIPPED: ${unavailable}`);
 
 describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a container${unavailable ? ` (SKIPPED: ${unavailable})` : ""}`, () => {
@@ -166,14 +168,21 @@ describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a conta
     expect(outside, "the outside network through the engine's NAT").toBe("CONNECTED");
   });
 
-  it("runs an instance on a read-only root, with /tmp and /data writable", async () => {
+  it("runs an instance on a read-only root, with /tmp and /data writable, and no link of its release leading out", async () => {
     const output = collectOutput();
     const check = `const fs = require("fs"); const w = (p) => { try { fs.writeFileSync(p, "x"); return "WROTE"; } catch (e) { return e.code; } };
-      console.log(JSON.stringify({ app: w("/app/x"), tmp: w("/tmp/x"), data: w("/data/x") })); setInterval(() => {}, 1000);`;
+      const r = (p) => { try { return fs.readFileSync(p, "utf8"); } catch (e) { return e.code; } };
+      const l = (p) => { try { return "LINK TO " + fs.readlinkSync(p); } catch (e) { return e.code; } };
+      console.log(JSON.stringify({ app: w("/app/x"), tmp: w("/tmp/x"), data: w("/data/x"), inside: r("/app/inside"), outside: l("/app/outside"), absolute: l("/app/absolute") }));
+      setInterval(() => {}, 1000);`;
+    const release = makeRelease(dataDir, "linked", { "probe.js": PROBE });
+    symlinkSync("probe.js", path.join(release, "inside"));
+    symlinkSync("../../../slipway.db", path.join(release, "outside"));
+    symlinkSync(path.join(dataDir, "slipway.db"), path.join(release, "absolute"));
     const instance = await driver.start({
       appKey: "attacker",
       instanceId: "attacker-web",
-      workDir: attackerRelease,
+      workDir: release,
       dataDir: path.join(dataDir, "apps", "attacker", "data"),
       argv: ["node", "-e", check],
       env: {},
@@ -183,7 +192,7 @@ describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a conta
     });
     for (let i = 0; i < 100 && !output.text().includes("}"); i++) await new Promise((resolve) => setTimeout(resolve, 50));
     await instance.stop(500);
-    expect(lastJson(output)).toEqual({ app: "EROFS", tmp: "WROTE", data: "WROTE" });
+    expect(lastJson(output)).toEqual({ app: "EROFS", tmp: "WROTE", data: "WROTE", inside: PROBE, outside: "ENOENT", absolute: "ENOENT" });
   });
 
   it("leaves nothing of an app once removed, and a restarted platform reaps what the last one left", async () => {

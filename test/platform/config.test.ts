@@ -34,13 +34,19 @@ describe("configuration", () => {
     expect(config.requireApproval).toBe(true);
     expect(config.databaseProvider).toBe("postgresql");
     expect(loadConfig({ PUBLIC_URL: "https://slipway.example/" })).toMatchObject({ publicUrl: "https://slipway.example", secureCookies: true });
+    expect(loadConfig({ RUNTIME: "docker", DOCKER_HOST: "tcp://10.0.0.5:2375", DOCKER_BASE_IMAGE: "slipway/base:20" })).toMatchObject({
+      runtime: "docker",
+      docker: { host: "tcp://10.0.0.5:2375", baseImage: "slipway/base:20" },
+    });
   });
 
   it.each([
     [{ PORT: "eighty" }, /PORT/],
     [{ REQUIRE_APPROVAL: "maybe" }, /REQUIRE_APPROVAL: expected true or false/],
     [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: expected file:/],
-    [{ RUNTIME: "docker" }, /RUNTIME: expected local \(sandboxed processes; docker and swarm are not available yet\)/],
+    [{ RUNTIME: "kubernetes" }, /RUNTIME: expected local \(sandboxed processes\) or docker/],
+    [{ RUNTIME: "docker", DOCKER_HOST: "/var/run/docker.sock" }, /DOCKER_HOST: expected unix:\/\/\/var\/run\/docker.sock or tcp:/],
+    [{ RUNTIME: "docker", DOCKER_BASE_IMAGE: "bad image" }, /DOCKER_BASE_IMAGE: expected an image reference/],
     [{ DEFAULT_REQUESTS_PER_MINUTE: "0" }, /DEFAULT_REQUESTS_PER_MINUTE/],
     [{ S3_ENDPOINT: "https://s3.example" }, /must be set together/],
     [{ CORS_ORIGINS: "*" }, /CORS_ORIGINS: a wildcard \(\*\) is not allowed/],

@@ -4,6 +4,7 @@
 // instance): reap() removes what a platform with the same DATA_DIR left behind.
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
+import path from "node:path";
 import { SandboxUnavailableError } from "../errors.ts";
 import type { Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { prepareWorkDir } from "../local/workdir.ts";
@@ -13,7 +14,6 @@ import { type RunningContainer, runContainer } from "./container.ts";
 import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, removeNetwork, setupFirewall } from "./network.ts";
 import { probeDocker, type DockerEnforcement } from "./probe.ts";
 import { ensureReleaseImage, removeAppImages, removeReleaseImage } from "./release-image.ts";
-import path from "node:path";
 
 export interface DockerDriverOptions {
   dataDir: string;
@@ -201,18 +201,24 @@ class DockerDriver implements RuntimeDriver {
   }
 
   private async launch(spec: ProcessSpec, kind: "build" | "web", image: string, binds: [string, string][], runtimeEnv: Record<string, string>, instanceId: string = randomUUID()): Promise<Running> {
-    const network = await this.network(spec.appKey);
     const env = { PATH: "/usr/bin:/bin", HOST: "0.0.0.0", ...runtimeEnv, ...spec.env, ...(runtimeEnv.PORT ? { PORT: runtimeEnv.PORT } : {}) };
-    const container = await runContainer(this.docker, {
-      name: `slipway-${this.platform}-${kind}-${instanceId}`,
-      image,
-      argv: spec.argv,
-      env,
-      labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
-      network,
-      limits: spec.limits,
-      binds,
-      onOutput: spec.onOutput,
+    const create = async () =>
+      runContainer(this.docker, {
+        name: `slipway-${this.platform}-${kind}-${instanceId}`,
+        image,
+        argv: spec.argv,
+        env,
+        labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
+        network: await this.network(spec.appKey),
+        limits: spec.limits,
+        binds,
+        onOutput: spec.onOutput,
+      });
+    const container = await create().catch((error: Error) => {
+      // The network went behind our back (a prune, another platform's reap of this DATA_DIR): make it again, once.
+      if (!/network .*not found/i.test(error.message)) throw error;
+      this.networks.delete(spec.appKey);
+      return create();
     });
     const running = { appKey: spec.appKey, container };
     this.running.add(running);

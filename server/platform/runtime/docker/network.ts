@@ -21,7 +21,9 @@ export const DOCKER_APP_RANGE = "10.202.0.0/16";
 /** Where containers reach the forwarded service: an address of no network, routed out through the gateway. */
 export const SERVICE_ADDRESS = "10.202.255.253";
 const FORWARDED_MARK = "0x51590002";
-const BLOCKED = [DOCKER_APP_RANGE, "10.201.0.0/16", "169.254.0.0/16", "127.0.0.0/8"];
+const BLOCKED = [DOCKER_APP_RANGE, "169.254.0.0/16", "127.0.0.0/8"];
+/** The local runtime's range, in a rule of its own: in one set nft would merge it with ours into one interval. */
+const LOCAL_RANGE = "10.201.0.0/16";
 
 export interface ForwardedService {
   host: string;
@@ -60,6 +62,7 @@ table inet ${TABLE} {
     oifname ${bridges} counter drop
     iifname ${bridges} meta l4proto tcp ct status dnat ct mark ${FORWARDED_MARK} accept
     iifname ${bridges} ip daddr { ${BLOCKED.join(", ")} } counter drop
+    iifname ${bridges} ip daddr ${LOCAL_RANGE} counter drop
     iifname ${bridges} meta nfproto ipv6 counter drop
   }
 }

@@ -1,9 +1,9 @@
 // One image per release, `slipway/<slug>:<deployment>`: the base image plus the release folder at /app, owned by
-// the app user (the container's root filesystem is read-only anyway). The build context is made here: the release
-// under app/ and our Dockerfile beside it, so a Dockerfile or .dockerignore of the user's is just a file of the app.
-import { type Docker, LABEL, followProgress, isNotFound } from "./client.ts";
+// the app user (the container's root filesystem is read-only anyway). The tar of the release is made here (links
+// leading out of it are left out); a Dockerfile or .dockerignore of the user's is just a file of the app.
+import { type Docker, LABEL, isNotFound } from "./client.ts";
 import { APP_USER } from "./base-image.ts";
-import { addText, addTree, createPack } from "./tar.ts";
+import { addTree, createPack } from "./tar.ts";
 
 export interface ReleaseRef {
   slug: string;
@@ -16,6 +16,11 @@ export interface ReleaseImageOptions {
   dir: string;
   labels: Record<string, string>;
   log?: (line: string) => void;
+}
+
+function splitTag(tag: string): [string, string] {
+  const at = tag.lastIndexOf(":");
+  return [tag.slice(0, at), tag.slice(at + 1)];
 }
 
 export function releaseTag(release: ReleaseRef): string {
@@ -33,23 +38,30 @@ export async function ensureReleaseImage(docker: Docker, options: ReleaseImageOp
   } catch (error) {
     if (!isNotFound(error)) throw error;
   }
-  const pack = createPack();
-  const skipped: string[] = [];
-  const filling = (async () => {
-    await addText(pack, "Dockerfile", `FROM ${options.base}\nCOPY app/ /app/\nWORKDIR /app\nUSER ${APP_USER.uid}:${APP_USER.gid}\n`);
-    await addTree(pack, "app", options.dir, { owner: APP_USER, skipped: (file) => skipped.push(file) });
-  })().then(
-    () => pack.finalize(),
-    (error: Error) => pack.destroy(error),
-  );
-  const stream = await docker.buildImage(pack as unknown as NodeJS.ReadableStream, {
-    t: tag,
-    labels: { ...options.labels, [LABEL.kind]: "release" },
-    rm: true,
-    forcerm: true,
-  } as Record<string, unknown>);
-  await Promise.all([followProgress(docker, stream as never), filling]);
-  if (skipped.length) options.log?.(`left out of the image (links leading out of the release): ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? "…" : ""}`);
+  // A container of the base image (never started), the release unpacked into it, committed: three API calls,
+  // several times faster than a Dockerfile build, whose every step commits a layer of its own.
+  const container = await docker.createContainer({
+    Image: options.base,
+    Cmd: ["node"],
+    User: `${APP_USER.uid}:${APP_USER.gid}`,
+    WorkingDir: "/app",
+    Labels: { ...options.labels, [LABEL.kind]: "release" },
+    NetworkDisabled: true,
+  });
+  try {
+    const pack = createPack();
+    const skipped: string[] = [];
+    const filling = addTree(pack, "app", options.dir, { owner: APP_USER, skipped: (file) => skipped.push(file) }).then(
+      () => pack.finalize(),
+      (error: Error) => pack.destroy(error),
+    );
+    await Promise.all([container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: "/" }), filling]);
+    const [repo, version] = splitTag(tag);
+    await container.commit({ repo, tag: version, pause: false });
+    if (skipped.length) options.log?.(`left out of the image (links leading out of the release): ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? "…" : ""}`);
+  } finally {
+    await container.remove({ force: true }).catch(() => {});
+  }
   return tag;
 }
 
