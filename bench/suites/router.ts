@@ -9,6 +9,8 @@ import type { PreparedSuite, Row, Scenario, Suite } from "../lib/types.ts";
 import { COLUMNS_EXPLAINED } from "./me.ts";
 
 const SLUG = "bench";
+/** The same app scaled to three instances (three processes): the router balances across them. */
+const SCALED = "bench3";
 
 async function expectOk(url: string, headers: Record<string, string> = {}): Promise<void> {
   const res = await request(url, { headers });
@@ -29,10 +31,21 @@ export const routerSuite: Suite = {
     try {
       const app = await startOkApp();
       running.push(app);
-      const routes: RouteTable = { lookup: (slug) => (slug === SLUG ? { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] } : { kind: "unknown" }) };
+      const more = [await startOkApp(), await startOkApp()];
+      running.push(...more);
+      const three = [app, ...more].map((a) => ({ host: "127.0.0.1", port: a.port }));
+      const routes: RouteTable = {
+        lookup: (slug) =>
+          slug === SLUG
+            ? { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: app.port }] }
+            : slug === SCALED
+              ? { kind: "proxy", upstreams: three }
+              : { kind: "unknown" },
+      };
       const slipway = await startSlipway({}, undefined, { routeTable: routes });
       running.push(slipway);
       const host = `${SLUG}.localhost:${new URL(slipway.url).port}`;
+      const scaledHost = `${SCALED}.localhost:${new URL(slipway.url).port}`;
       const replyFrom = await startReplyFrom(app.url);
       running.push(replyFrom);
       const binary = nginxBinary();
@@ -44,12 +57,18 @@ export const routerSuite: Suite = {
 
       await expectOk(app.url);
       await expectOk(`${slipway.url}/`, { host });
+      await expectOk(`${slipway.url}/`, { host: scaledHost });
       await expectOk(replyFrom.url);
       if (nginx) await expectOk(nginx.url);
       if (caddy) await expectOk(caddy.url, { host: caddyHost });
 
       const scenarios: Scenario[] = [
         { name: "router", label: `Slipway's router (\`Host: ${SLUG}.localhost\`, undici keep-alive pool)`, target: { url: `${slipway.url}/`, headers: { host } } },
+        {
+          name: "router-3",
+          label: `Slipway's router, the same app at 3 instances (\`Host: ${SCALED}.localhost\`, least in-flight, round-robin ties)`,
+          target: { url: `${slipway.url}/`, headers: { host: scaledHost } },
+        },
         { name: "reply-from", label: "@fastify/reply-from 12 standalone (bare Fastify, default undici agent)", target: { url: replyFrom.url } },
       ];
       if (nginx) scenarios.push({ name: "nginx", label: "nginx 1 worker, `proxy_pass` + upstream `keepalive 32`", target: { url: nginx.url } });
@@ -68,6 +87,7 @@ export const routerSuite: Suite = {
           caddy
             ? "Caddy (Debian's 2.6) runs as its own process with `GOMAXPROCS=1` (one core, like nginx's one worker) and the route EDGE=caddy loads for a running app (`appHandler` in `server/platform/edge/caddy.ts`: host matcher, `reverse_proxy` with its default keep-alive pool, the Set-Cookie rewrite), over plain HTTP like the nginx row."
             : "Caddy was **not found**, so its row is missing: install it (`apt-get install caddy`) and rerun.",
+          "`router-3` is the same route with three upstreams: three processes of the same app (what `instances: 3` runs), the router picking the one with the fewest requests in flight. On two CPUs the app is never the bottleneck (the baseline is the app alone, one process), so the row shows what the balancing costs, not what scaling out gains: that needs more cores than the load generator and the proxy take.",
           "Only two CPUs: the load generator, the proxy under test and the app share them, so every proxy is measured at the same disadvantage against the direct baseline.",
         ],
         close,
@@ -84,6 +104,7 @@ export const routerSuite: Suite = {
     const replyFrom = find("reply-from");
     const nginx = find("nginx");
     const caddy = find("caddy");
+    const scaled = find("router-3");
     const lines = [
       COLUMNS_EXPLAINED.replace("the plain Fastify route", "the app hit directly"),
       "Here the app and nginx run in processes of their own, so their rows show almost no busy time on this thread; the Node proxies' rows show their whole cost.",
@@ -101,6 +122,12 @@ export const routerSuite: Suite = {
             : cheaper || vsLibrary >= 1
               ? `**met** on ${cheaper ? "cost per request" : "throughput"} and **missed** on ${cheaper ? "throughput" : "cost per request"} in this run.`
               : "**missed**."),
+      );
+    }
+    if (router && scaled) {
+      lines.push(
+        `With the app at 3 instances the router reached **${scaled.ratio.toFixed(2)}×** (**${(scaled.ratio / router.ratio).toFixed(2)}×** its 1-instance throughput) ` +
+          `at ${Math.round(scaled.serverMicrosPerRequest)} µs per request against ${Math.round(router.serverMicrosPerRequest)} µs.`,
       );
     }
     if (router && nginx) {

@@ -1,7 +1,7 @@
 // The periodic health check of an app's running instances: an HTTP GET / each (any status counts, as at
 // start) every intervalMs. An instance that fails `failures` checks in a row leaves the rotation; it comes
 // back as soon as one passes. The router reports connection errors too (markFailed): out at once.
-import type { Clock } from "./supervisor.ts";
+import type { Clock } from "./clock.ts";
 import { answers } from "./health.ts";
 import type { Replica } from "./replicas.ts";
 

@@ -43,3 +43,12 @@ export function upstreamsOf(replicas: readonly (Replica | undefined)[]): Upstrea
   const healthy = running.filter((r) => r.health === "healthy");
   return (healthy.length ? healthy : running).map((r) => ({ host: r.instance.target.host, port: r.instance.target.port, id: r.instance.instanceId }));
 }
+
+/** from, from + 1, …, to (empty when to < from). */
+export function range(from: number, to: number): number[] {
+  return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+}
+
+export function formatDelay(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}

@@ -9,7 +9,10 @@ import type { ReleaseRef, RuntimeDriver, SandboxLimits } from "../platform/runti
 import { DeployError } from "./errors.ts";
 import { describeExit, waitUntilAnswering } from "./health.ts";
 import { HealthMonitor, type HealthCheckOptions } from "./health-monitor.ts";
-import { alive, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
+import { alive, formatDelay, range, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
+import type { Clock } from "./clock.ts";
+
+export { systemClock, type Clock } from "./clock.ts";
 import { processLog } from "./logs/sink.ts";
 import type { Redact } from "./logs/redact.ts";
 import type { LogStore } from "./logs/store.ts";
@@ -23,18 +26,6 @@ export interface Release {
   dir: string;
   web: WebProcess;
 }
-
-export interface Clock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
-};
 
 export interface SupervisorDeps {
   driver: RuntimeDriver;
@@ -428,14 +419,6 @@ export class AppSupervisor {
     this.restartTimer = null;
     for (const index of [...this.slotTimers.keys()]) this.cancelSlot(index);
   }
-}
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
-}
-
-function formatDelay(ms: number): string {
-  return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
 }
 
 /** The release a folder holds: named after the deployment that built it (a rollback reuses its folder, and its image). */

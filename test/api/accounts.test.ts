@@ -44,9 +44,10 @@ describe("GET /api/me", () => {
       requestsPerMinute: 120,
       maxApps: 5,
       maxDatabases: 3,
+      maxInstances: 4,
       cdnBytes: 100 * 1024 * 1024,
       maxUploadBytes: 50 * 1024 * 1024,
-      usage: { apps: 0, databases: 0, cdnBytes: 0 },
+      usage: { apps: 0, databases: 0, instances: 0, cdnBytes: 0 },
     });
   });
 
@@ -55,6 +56,7 @@ describe("GET /api/me", () => {
       DEFAULT_REQUESTS_PER_MINUTE: "60",
       DEFAULT_MAX_APPS: "7",
       DEFAULT_MAX_DATABASES: "2",
+      DEFAULT_MAX_INSTANCES: "6",
       DEFAULT_CDN_BYTES: "1024",
       DEFAULT_MAX_UPLOAD_BYTES: "512",
     });
@@ -66,9 +68,10 @@ describe("GET /api/me", () => {
         requestsPerMinute: 60,
         maxApps: 7,
         maxDatabases: 2,
+        maxInstances: 6,
         cdnBytes: 1024,
         maxUploadBytes: 512,
-        usage: { apps: 0, databases: 0, cdnBytes: 0 },
+        usage: { apps: 0, databases: 0, instances: 0, cdnBytes: 0 },
       });
       expect(res.headers.get("ratelimit-limit")).toBe("60");
     } finally {

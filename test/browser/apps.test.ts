@@ -145,6 +145,18 @@ describe("apps pages", () => {
     expect(await deployments.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Deployment/ }) }).count()).toBe(2);
     await page.screenshot({ path: "/tmp/apps-page-2.png", fullPage: true });
 
+    // Scale to 2 from the Instances panel: both show up, live; past the quota the panel says why.
+    const instances = page.getByRole("region", { name: "Instances" });
+    await instances.getByRole("cell", { name: "web.1" }).waitFor();
+    await instances.getByRole("spinbutton", { name: "Instances" }).fill("2");
+    await instances.getByRole("button", { name: "Scale" }).click();
+    await instances.getByRole("cell", { name: "web.2" }).waitFor();
+    await expect.poll(() => instances.getByText("healthy, in rotation").count(), { timeout: 30_000 }).toBe(2);
+    await runtimeLog.getByText("web.2", { exact: true }).first().waitFor();
+    await instances.getByRole("spinbutton", { name: "Instances" }).fill("9");
+    await instances.getByRole("button", { name: "Scale" }).click();
+    await instances.getByRole("alert").getByText(/up to 4 instances each, not 9/).waitFor();
+
     // Delete: the button waits for the slug.
     await overview.getByRole("button", { name: "Delete app" }).click();
     const dialog = page.getByRole("alertdialog", { name: `Delete ${slug}?` });

@@ -266,6 +266,24 @@ describe("deploy", () => {
     await waitFor(async () => JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout).status === "RUNNING", 30_000, "running again");
   });
 
+  it("ps:scale runs more instances, ps lists them; a bad count or one past the quota exits 1 saying why", async () => {
+    const scaled = await runCli(home, ["ps:scale", "2"], { cwd: dir });
+    expect(scaled.code, scaled.stderr).toBe(0);
+    expect(scaled.stdout).toMatch(/Scaling \S+ to 2 instances/);
+    await waitFor(async () => {
+      const ps = JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout);
+      return ps.processes.length === 2 && ps.processes.every((p: { state: string }) => p.state === "HEALTHY");
+    }, 30_000, "2 healthy instances");
+    expect((await runCli(home, ["ps"], { cwd: dir })).stdout).toMatch(/web\.1\s+healthy[\s\S]*web\.2\s+healthy/);
+    const bad = await runCli(home, ["ps:scale", "two"], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('"two" is not a whole number of instances');
+    const over = await runCli(home, ["ps:scale", "50"], { cwd: dir });
+    expect(over.code).toBe(1);
+    expect(over.stderr).toMatch(/up to \d+ instances each, not 50/);
+    expect((await runCli(home, ["ps:scale", "1"], { cwd: dir })).code).toBe(0);
+  });
+
   it("a failing build streams its log and exits 1 with the reason", async () => {
     const failing = newSlug();
     const broken = project({ "README.md": "no app here" });
