@@ -15,5 +15,7 @@ if (unavailable) {
   process.exit(0);
 }
 const files = process.argv.slice(2).length ? process.argv.slice(2) : [...SHARED_SUITE.filter((f) => !f.includes("docker-sandbox")), ...SWARM_ONLY];
-const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=1"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
+// A Swarm rollout waits for each new task's health check and the update monitor (3 s): the shared tests that roll an
+// app out several times (a database restore: stop, then start again) need more than the default 60 s.
+const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=1", "--testTimeout=150000"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
 process.exit(result.status ?? 1);
