@@ -10,10 +10,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, waitFor, zipFolder } from "../helpers/apps.ts";
 import { freePort, startServer, type TestServer } from "../helpers/server.ts";
+import { TEST_RUNTIME } from "../helpers/runtime.ts";
 import { docker, ensureSwarm, removeServices } from "../helpers/swarm.ts";
 
 const REGISTRY = "/usr/bin/docker-registry";
-const unavailable = (await ensureSwarm()) ?? (fs.existsSync(REGISTRY) ? null : `${REGISTRY} is not installed (apt-get install docker-registry)`);
+const unavailable =
+  TEST_RUNTIME !== "swarm"
+    ? "runs with SLIPWAY_TEST_RUNTIME=swarm (npm run test:swarm)"
+    : ((await ensureSwarm()) ?? (fs.existsSync(REGISTRY) ? null : `${REGISTRY} is not installed (apt-get install docker-registry)`));
 if (unavailable) console.warn(`SKIPPED swarm registry tests: ${unavailable}`);
 
 async function startRegistry(): Promise<{ address: string; process: ChildProcess; dir: string }> {

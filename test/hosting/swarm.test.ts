@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
+import { TEST_RUNTIME } from "../helpers/runtime.ts";
 import { docker, ensureSwarm, removeServices } from "../helpers/swarm.ts";
 
-const unavailable = await ensureSwarm();
+const unavailable = TEST_RUNTIME !== "swarm" ? "runs with SLIPWAY_TEST_RUNTIME=swarm (npm run test:swarm)" : await ensureSwarm();
 if (unavailable) console.warn(`SKIPPED swarm runtime tests: ${unavailable}`);
 
 const app = (version: string, extra = "") => ({
