@@ -23,7 +23,13 @@ export async function removeDockerLeftovers(dataDir: string): Promise<void> {
   const swarm = ((await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }).Swarm?.ControlAvailable;
   if (swarm) for (const s of await docker.listServices({ filters } as object)) await docker.getService(s.ID).remove().catch(() => {});
   for (const c of await docker.listContainers({ all: true, filters })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
-  for (const n of await docker.listNetworks({ filters })) await docker.getNetwork(n.Id).remove().catch(() => {});
+  // A swarm network is freed a moment after the last task on it is gone: retried for a few seconds.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const left = await docker.listNetworks({ filters });
+    for (const n of left) await docker.getNetwork(n.Id).remove().catch(() => {});
+    if (!swarm || (await docker.listNetworks({ filters })).length === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   for (const i of await docker.listImages({ filters })) await docker.getImage(i.Id).remove({ force: true }).catch(() => {});
 }
 
