@@ -82,12 +82,18 @@ const schema = z.object({
   S3_REGION: z.string().min(1).default("us-east-1"),
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
-  RUNTIME: z.enum(["local", "docker"], { error: "expected local (sandboxed processes) or docker (containers on one Docker engine)" }).default("local"),
+  RUNTIME: z
+    .enum(["local", "docker", "swarm"], { error: "expected local (sandboxed processes), docker (containers on one Docker engine) or swarm (services on a Docker Swarm, from a manager node)" })
+    .default("local"),
   DOCKER_HOST: z
     .string()
     .regex(/^(unix|tcp|http|https):\/\/\S+$/, "expected unix:///var/run/docker.sock or tcp://host:2375")
     .optional(),
   DOCKER_BASE_IMAGE: z.string().regex(/^[\w][\w.\/:@-]*$/, "expected an image reference such as slipway/base:20").optional(),
+  REGISTRY_URL: z
+    .string()
+    .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, "expected a registry's host[:port], such as 10.0.0.5:5000 (no scheme, no path)")
+    .optional(),
   SANDBOX_ALLOW_PARTIAL: bool.default(false),
   DEFAULT_REQUESTS_PER_MINUTE: positiveInt.default(120),
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
@@ -170,9 +176,12 @@ export interface Config {
   /** Every database is backed up each intervalHours; backups older than retentionDays are deleted. */
   backups: { intervalHours: number; retentionDays: number };
   s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
-  runtime: "local" | "docker";
-  /** RUNTIME=docker: the engine (DOCKER_HOST, else the local socket) and the image builds and apps start from. */
-  docker: { host?: string; baseImage?: string };
+  runtime: "local" | "docker" | "swarm";
+  /**
+   * RUNTIME=docker|swarm: the engine (DOCKER_HOST, else the local socket) and the image builds and apps start from;
+   * RUNTIME=swarm: the registry every node pulls release images from (REGISTRY_URL; unset: a single node).
+   */
+  docker: { host?: string; baseImage?: string; registry?: string };
   /** Run apps even when a sandbox layer is unavailable on this machine (the boot log names which). */
   sandboxAllowPartial: boolean;
   defaultQuota: {
@@ -267,7 +276,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       ? { endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
       : undefined,
     runtime: e.RUNTIME,
-    docker: { host: e.DOCKER_HOST, baseImage: e.DOCKER_BASE_IMAGE },
+    docker: { host: e.DOCKER_HOST, baseImage: e.DOCKER_BASE_IMAGE, registry: e.REGISTRY_URL },
     sandboxAllowPartial: e.SANDBOX_ALLOW_PARTIAL,
     defaultQuota: {
       requestsPerMinute: e.DEFAULT_REQUESTS_PER_MINUTE,

@@ -10,6 +10,8 @@ import { loadConfig } from "../../server/config.ts";
 export interface BenchServer {
   url: string;
   slipway: Slipway;
+  /** The platform's DATA_DIR (removed on close). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startSlipway(
     return {
       url,
       slipway,
+      dataDir,
       async close() {
         await slipway.close();
         fs.rmSync(dataDir, { recursive: true, force: true });

@@ -21,7 +21,12 @@ import { LogStore } from "./logs/store.ts";
 import { hostingPaths, type HostingPaths } from "./paths.ts";
 import { MemoryRouteTable } from "./routes.ts";
 import { createHostingState, type AppStatus, type HostingState } from "./state.ts";
+import { ServiceSupervisor } from "./service-supervisor.ts";
 import { AppSupervisor, releaseRef, systemClock, type Clock, type Release } from "./supervisor.ts";
+import { buildAndRollOut, rollOutRelease } from "./deploy/pipeline.ts";
+
+/** What keeps an app's live release running: Slipway's own supervisor, or an orchestrator's service. */
+type Runner = AppSupervisor | ServiceSupervisor;
 import type { HealthCheckOptions } from "./health-monitor.ts";
 import type { ReplicaStatus } from "./replicas.ts";
 
@@ -64,7 +69,7 @@ export class HostingEngine {
   readonly paths: HostingPaths;
   private readonly state: HostingState;
   private readonly queue: DeployQueue;
-  private readonly supervisors = new Map<string, AppSupervisor>();
+  private readonly supervisors = new Map<string, Runner>();
   private readonly redactors = new Map<string, Redact>();
   /** Deployments past their route switch and not yet finished: no longer cancelable. */
   private readonly switched = new Set<string>();
@@ -100,6 +105,11 @@ export class HostingEngine {
     // Uploads staged by requests that never finished.
     await fs.rm(this.paths.uploads, { recursive: true, force: true });
     await this.deps.driver.reap();
+    const orchestrator = this.deps.driver.orchestrator;
+    if (orchestrator) {
+      const kept = new Set((await db.app.findMany({ select: { id: true } })).map((a) => a.id));
+      await orchestrator.reap((appKey) => kept.has(appKey));
+    }
     const interrupted = await db.deployment.findMany({ where: { status: { in: [...UNFINISHED] } }, select: { id: true, appId: true, rollbackOfId: true } });
     for (const d of interrupted) {
       await this.state.updateDeployment(d.appId, d.id, { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() });
@@ -121,7 +131,8 @@ export class HostingEngine {
         continue;
       }
       this.routes.unavailable(app.slug, "DEPLOYING");
-      void this.supervisorOf(app).bringBack(release).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
+      const supervisor = this.supervisorOf(app);
+      void (supervisor instanceof ServiceSupervisor ? supervisor.adopt(release) : supervisor.bringBack(release)).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
     }
   }
 
@@ -222,7 +233,8 @@ export class HostingEngine {
   /** Stops everything the app runs and removes its releases; the database rows are the caller's. */
   async remove(app: { id: string; slug: string }): Promise<void> {
     await this.queue.drop(app.id);
-    await this.supervisors.get(app.id)?.stop();
+    const supervisor = this.supervisors.get(app.id);
+    await (supervisor instanceof ServiceSupervisor ? supervisor.remove() : supervisor?.stop());
     this.supervisors.delete(app.id);
     this.redactors.delete(app.id);
     this.routes.remove(app.slug);
@@ -233,15 +245,36 @@ export class HostingEngine {
 
   async close(): Promise<void> {
     await this.queue.close();
-    await Promise.all([...this.supervisors.values()].map((s) => s.stop().catch(() => {})));
+    // An orchestrator's services keep running: the next boot adopts them.
+    await Promise.all([...this.supervisors.values()].map((s) => (s instanceof ServiceSupervisor ? s.close() : s.stop().catch(() => {}))));
     await this.deps.driver.close();
     await this.logs.close();
   }
 
   /** The app's supervisor; `instances` (the App row's) sets how many instances its next start runs. */
-  private supervisorOf(app: { id: string; slug: string; instances?: number }): AppSupervisor {
+  private supervisorOf(app: { id: string; slug: string; instances?: number }): Runner {
     let supervisor = this.supervisors.get(app.id);
     if (supervisor && app.instances !== undefined) supervisor.want(app.instances);
+    const orchestrator = this.deps.driver.orchestrator;
+    if (!supervisor && orchestrator) {
+      supervisor = new ServiceSupervisor(
+        {
+          orchestrator,
+          logs: this.logs,
+          routes: this.routes,
+          state: this.state,
+          limits: this.deps.options.limits,
+          dataPath: this.deps.driver.dataPath ?? "/data",
+          envOf: (appId) => this.envOf(appId),
+          dataDirOf: (appId) => this.paths.data(appId),
+          redactorOf: (appId) => this.redactors.get(appId) ?? ((line) => line),
+          onError: this.deps.onError,
+        },
+        { id: app.id, slug: app.slug },
+        app.instances,
+      );
+      this.supervisors.set(app.id, supervisor);
+    }
     if (!supervisor) {
       const { options } = this.deps;
       supervisor = new AppSupervisor(
@@ -309,14 +342,16 @@ export class HostingEngine {
         log: log.system,
         output: log.sink,
         driver: this.deps.driver,
-        supervisor,
+        ...(supervisor instanceof ServiceSupervisor ? { service: supervisor } : { supervisor }),
         buildLimits: this.deps.options.buildLimits,
       };
       await this.state.updateDeployment(appId, deploymentId, { status: "BUILDING", startedAt: new Date() });
       await this.state.setAppStatus(appId, "DEPLOYING");
       if (deployment.rollbackOfId && !rollbackOf) throw new DeployError("That release is no longer kept on disk: deploy again instead.");
       if (rollbackOf) log.system(`Rolling back to the release of deployment ${deployment.rollbackOfId}: no build.`);
-      await runPipeline(rollbackOf ? restartRelease : buildAndRelease, ctx, timings, (step) => {
+      const orchestrated = supervisor instanceof ServiceSupervisor;
+      const steps = rollbackOf ? (orchestrated ? rollOutRelease : restartRelease) : orchestrated ? buildAndRollOut : buildAndRelease;
+      await runPipeline(steps, ctx, timings, (step) => {
         if (step === "start") return this.state.updateDeployment(appId, deploymentId, { status: "STARTING" });
         if (step === "retire") this.switched.add(deploymentId);
       });
@@ -360,7 +395,8 @@ export class HostingEngine {
   ): Promise<void> {
     const supervisor = this.supervisorOf(app);
     const log = (line: string) => this.logs.append(app.id, { kind: "build", stream: "system", deploymentId, line });
-    if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
+    if (supervisor instanceof ServiceSupervisor) await supervisor.abandon();
+    else if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
     if (!at.rollbackOf) await this.removeRelease(app, this.paths.release(app.id, deploymentId));
     const canceled = error instanceof DeployCanceled || at.signal.aborted;
     const shown = error instanceof DeployError || isUserError(error);
@@ -372,7 +408,7 @@ export class HostingEngine {
   }
 
   /** What the app is once a deployment failed: whatever its previous release is doing. */
-  private statusAfterFailure(supervisor: AppSupervisor, before: AppStatus, canceled: boolean): AppStatus {
+  private statusAfterFailure(supervisor: Runner, before: AppStatus, canceled: boolean): AppStatus {
     if (supervisor.isStopped || before === "STOPPED") return "STOPPED";
     if (supervisor.running || supervisor.liveRelease?.web.kind === "static") return "RUNNING";
     if (supervisor.liveRelease) return "CRASHED";

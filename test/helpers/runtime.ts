@@ -1,8 +1,9 @@
-// Which runtime driver the hosting suite runs on: SLIPWAY_TEST_RUNTIME=docker (npm run test:docker) or local.
+// Which runtime driver the hosting suite runs on: SLIPWAY_TEST_RUNTIME=docker (npm run test:docker), swarm
+// (npm run test:swarm) or local.
 // Docker tests that cannot reach an engine are skipped with the reason in their name, never silently.
 import { LABEL, createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
 
-export const TEST_RUNTIME = (process.env.SLIPWAY_TEST_RUNTIME ?? "local") as "local" | "docker";
+export const TEST_RUNTIME = (process.env.SLIPWAY_TEST_RUNTIME ?? "local") as "local" | "docker" | "swarm";
 
 /** null when the Docker engine answers, else why the docker tests are skipped. */
 export async function dockerUnavailable(): Promise<string | null> {
@@ -15,12 +16,20 @@ export async function dockerUnavailable(): Promise<string | null> {
   }
 }
 
-/** Images and networks of a test platform (its release images outlive close(), as they would a restart). */
+/** Services, images and networks of a test platform (they outlive close(), as they would a restart). */
 export async function removeDockerLeftovers(dataDir: string): Promise<void> {
   const docker = createDockerClient(process.env.DOCKER_HOST);
   const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformId(dataDir)}`] });
+  const swarm = ((await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }).Swarm?.ControlAvailable;
+  if (swarm) for (const s of await docker.listServices({ filters } as object)) await docker.getService(s.ID).remove().catch(() => {});
   for (const c of await docker.listContainers({ all: true, filters })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
-  for (const n of await docker.listNetworks({ filters })) await docker.getNetwork(n.Id).remove().catch(() => {});
+  // A swarm network is freed a moment after the last task on it is gone: retried for a few seconds.
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const left = await docker.listNetworks({ filters });
+    for (const n of left) await docker.getNetwork(n.Id).remove().catch(() => {});
+    if (!swarm || (await docker.listNetworks({ filters })).length === 0) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
   for (const i of await docker.listImages({ filters })) await docker.getImage(i.Id).remove({ force: true }).catch(() => {});
 }
 

@@ -1,5 +1,5 @@
 // Boots the real server on a free port with a freshly migrated database: SQLite in a temp folder by
-// default, a new PostgreSQL database when TEST_DATABASE=postgres; apps run on SLIPWAY_TEST_RUNTIME (local, docker).
+// default, a new PostgreSQL database when TEST_DATABASE=postgres; apps run on SLIPWAY_TEST_RUNTIME (local, docker, swarm).
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -72,7 +72,7 @@ export async function startServer(env: Record<string, string> = {}, options: Sli
     slipway,
     async close() {
       await slipway.close();
-      if (config.runtime === "docker") await removeDockerLeftovers(dataDir);
+      if (config.runtime !== "local") await removeDockerLeftovers(dataDir);
       await database?.drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -46,7 +46,7 @@ describe("a platform killed and started again", () => {
   it("fails the interrupted deployment and brings the running app back", async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-restart-"));
     cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-    if (TEST_RUNTIME === "docker") cleanups.push(() => removeDockerLeftovers(dataDir));
+    if (TEST_RUNTIME !== "local") cleanups.push(() => removeDockerLeftovers(dataDir));
     const database = process.env.TEST_DATABASE === "postgres" ? await createPostgresDatabase() : null;
     if (database) cleanups.push(database.drop);
     const port = await freePort();

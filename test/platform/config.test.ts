@@ -38,13 +38,15 @@ describe("configuration", () => {
       runtime: "docker",
       docker: { host: "tcp://10.0.0.5:2375", baseImage: "slipway/base:20" },
     });
+    expect(loadConfig({ RUNTIME: "swarm", REGISTRY_URL: "10.0.0.5:5000" })).toMatchObject({ runtime: "swarm", docker: { registry: "10.0.0.5:5000" } });
   });
 
   it.each([
     [{ PORT: "eighty" }, /PORT/],
     [{ REQUIRE_APPROVAL: "maybe" }, /REQUIRE_APPROVAL: expected true or false/],
     [{ DATABASE_URL: "mysql://x" }, /DATABASE_URL: expected file:/],
-    [{ RUNTIME: "kubernetes" }, /RUNTIME: expected local \(sandboxed processes\) or docker/],
+    [{ RUNTIME: "kubernetes" }, /RUNTIME: expected local \(sandboxed processes\), docker .* or swarm/],
+    [{ RUNTIME: "swarm", REGISTRY_URL: "http://10.0.0.5:5000/v2" }, /REGISTRY_URL: expected a registry's host\[:port\]/],
     [{ RUNTIME: "docker", DOCKER_HOST: "/var/run/docker.sock" }, /DOCKER_HOST: expected unix:\/\/\/var\/run\/docker.sock or tcp:/],
     [{ RUNTIME: "docker", DOCKER_BASE_IMAGE: "bad image" }, /DOCKER_BASE_IMAGE: expected an image reference/],
     [{ DEFAULT_REQUESTS_PER_MINUTE: "0" }, /DEFAULT_REQUESTS_PER_MINUTE/],

@@ -9,6 +9,7 @@ import { fetchSource } from "./steps/fetch-source.ts";
 import { healthCheck } from "./steps/health-check.ts";
 import { releasePhase } from "./steps/release-phase.ts";
 import { retireOld } from "./steps/retire-old.ts";
+import { serviceHealthy, serviceRetired, serviceSwitched, startService } from "./steps/rollout.ts";
 import { start } from "./steps/start.ts";
 import { switchRoute } from "./steps/switch-route.ts";
 
@@ -17,6 +18,11 @@ export const buildAndRelease: Step[] = [fetchSource, detect, build, releasePhase
 
 /** A rollback starts a kept release again: no fetch, no build. */
 export const restartRelease: Step[] = [start, healthCheck, switchRoute, retireOld];
+
+/** On an orchestrator the same steps, performed by its rollout (start-first, health-checked, rolled back on failure). */
+const rollout = [startService, serviceHealthy, serviceSwitched, serviceRetired];
+export const buildAndRollOut: Step[] = [fetchSource, detect, build, releasePhase, ...rollout];
+export const rollOutRelease: Step[] = rollout;
 
 export interface StepTiming {
   name: string;

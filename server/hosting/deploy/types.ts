@@ -1,5 +1,6 @@
 import type { BuildPlan } from "../builders/types.ts";
 import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
+import type { ServiceSupervisor } from "../service-supervisor.ts";
 import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
 
 export interface DeployContext {
@@ -29,7 +30,10 @@ export interface DeployContext {
   /** Output of build commands, into the build log. */
   output: OutputSink;
   driver: RuntimeDriver;
-  supervisor: AppSupervisor;
+  /** The app's process supervisor (every runtime but an orchestrator). */
+  supervisor?: AppSupervisor;
+  /** On an orchestrator (RUNTIME=swarm): the app's service, which rolls releases out itself. */
+  service?: ServiceSupervisor;
   buildLimits: SandboxLimits;
 }
 

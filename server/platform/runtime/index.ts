@@ -3,12 +3,13 @@ import { lookup } from "node:dns/promises";
 import type { Config } from "../../config.ts";
 import { createDockerDriver } from "./docker/driver.ts";
 import { createLocalDriver } from "./local/driver.ts";
+import { createSwarmDriver } from "./swarm/driver.ts";
 import type { RuntimeDriver, SandboxReport } from "./types.ts";
 
 export type * from "./types.ts";
 export { SandboxUnavailableError } from "./errors.ts";
 
-export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "postgresProvisionUrl" | "docker">>;
+export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "postgresProvisionUrl" | "docker" | "hosting">>;
 
 export interface RuntimeLogger {
   info(message: string): void;
@@ -18,7 +19,18 @@ export interface RuntimeLogger {
 export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger): Promise<RuntimeDriver> {
   const forward = config.postgresProvisionUrl ? await postgresEndpoint(config.postgresProvisionUrl) : undefined;
   const driver =
-    config.runtime === "docker"
+    config.runtime === "swarm"
+      ? await createSwarmDriver({
+          dataDir: config.dataDir,
+          allowPartial: config.sandboxAllowPartial,
+          dockerHost: config.docker?.host,
+          baseImage: config.docker?.baseImage,
+          registry: config.docker?.registry ?? null,
+          startTimeoutMs: config.hosting?.startTimeoutMs ?? 60_000,
+          forward,
+          log: log && ((line) => log.info(`swarm runtime: ${line}`)),
+        })
+      : config.runtime === "docker"
       ? await createDockerDriver({
           dataDir: config.dataDir,
           allowPartial: config.sandboxAllowPartial,

@@ -94,6 +94,11 @@ export interface SandboxReport {
 }
 
 export interface RuntimeDriver {
+  /**
+   * An orchestrator that rolls releases out itself (RUNTIME=swarm): the engine updates its services instead of
+   * starting instances through start().
+   */
+  readonly orchestrator?: import("./swarm/orchestrator.ts").SwarmOrchestrator;
   readonly name: string;
   /** What this driver enforces on this machine, probed once when it was created. */
   readonly sandbox: SandboxReport;

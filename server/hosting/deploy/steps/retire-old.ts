@@ -6,6 +6,6 @@ export const retireOld: Step = {
   label: "Retiring the previous release",
   async run(ctx) {
     if (!ctx.replaced?.replicas.some(alive)) return ctx.log("No previous instance to stop.");
-    await ctx.supervisor.retire(ctx.replaced);
+    await ctx.supervisor!.retire(ctx.replaced);
   },
 };

@@ -5,7 +5,7 @@ export const start: Step = {
   label: "Starting the new release",
   async run(ctx) {
     const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
-    ctx.candidate = await ctx.supervisor.start({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web });
+    ctx.candidate = await ctx.supervisor!.start({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web });
     ctx.log(web.kind === "static" ? "A static site: Slipway serves its files." : `$ ${web.argv.join(" ")}`);
   },
 };

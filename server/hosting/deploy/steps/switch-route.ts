@@ -5,7 +5,7 @@ export const switchRoute: Step = {
   label: "Sending traffic to the new release",
   async run(ctx) {
     ctx.signal.throwIfAborted();
-    ctx.replaced = ctx.supervisor.promote(ctx.candidate!);
-    await ctx.supervisor.routesSettled();
+    ctx.replaced = ctx.supervisor!.promote(ctx.candidate!);
+    await ctx.supervisor!.routesSettled();
   },
 };

@@ -1,0 +1,101 @@
+// The Swarm service of one app, as the Engine API (1.41, Docker 20.10) takes it: replicas of the release
+// image, hardened like the docker driver's containers, a health check that gates every rollout, a
+// start-first update that rolls back on failure, and the app's port published in host mode on a port
+// Swarm picks per task (the ingress routing mesh needs IPVS, which these kernels lack).
+import { LABEL } from "../docker/client.ts";
+import type { SandboxLimits } from "../types.ts";
+
+/** The port apps listen on inside their containers (each task has its own network namespace). */
+export const APP_PORT = 8080;
+
+export const LABEL_APP = LABEL.app;
+export const LABEL_SLUG = "slipway.slug";
+export const LABEL_DEPLOYMENT = "slipway.deployment";
+export const LABEL_MANAGED = "slipway.managed";
+
+const SECOND = 1_000_000_000;
+
+export interface ServiceInput {
+  /** Which platform owns the service (LABEL.platform): reap() touches only its own. */
+  platformId: string;
+  appKey: string;
+  slug: string;
+  deploymentId: string;
+  image: string;
+  argv: string[];
+  env: Record<string, string>;
+  replicas: number;
+  limits: SandboxLimits;
+  /** The app's own overlay network. */
+  networkId: string;
+  /** Bound at /data; the service is then pinned to `pinToNode` (a bind mount exists on one node only). */
+  dataDir?: { host: string; inApp: string };
+  pinToNode?: string;
+  /** Bumped to restart every task with the same spec. */
+  forceUpdate: number;
+  stopGraceMs: number;
+  /** How long a new task may take to answer before its failed health checks count. */
+  startTimeoutMs: number;
+  restart: { delayMs: number; windowMs: number };
+}
+
+/** Exits 0 once the app answers HTTP on its PORT (any status), 1 otherwise: an argv, no shell in the image. */
+export const HEALTH_PROBE = [
+  "require('http').get({host:'127.0.0.1',port:process.env.PORT,path:'/',timeout:2000,headers:{'user-agent':'slipway-health-check'}},",
+  "r=>{r.resume();process.exit(0)}).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))",
+].join("");
+
+export function serviceName(slug: string): string {
+  return `slipway-${slug}`;
+}
+
+export function serviceSpec(input: ServiceInput) {
+  const labels = { [LABEL_MANAGED]: "true", [LABEL.platform]: input.platformId, [LABEL_APP]: input.appKey, [LABEL_SLUG]: input.slug };
+  const env = { ...input.env, PORT: String(APP_PORT), HOME: "/tmp" };
+  const mounts: object[] = [{ Type: "tmpfs", Target: "/tmp", TmpfsOptions: { SizeBytes: 64 * 1024 * 1024 } }];
+  if (input.dataDir) mounts.push({ Type: "bind", Source: input.dataDir.host, Target: input.dataDir.inApp });
+  const monitor = 3 * SECOND;
+  return {
+    Name: serviceName(input.slug),
+    Labels: labels,
+    TaskTemplate: {
+      ContainerSpec: {
+        Image: input.image,
+        Command: input.argv,
+        Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
+        Dir: "/app",
+        User: "10001:10001",
+        ReadOnly: true,
+        Mounts: mounts,
+        CapabilityDrop: ["ALL"],
+        Init: true,
+        Labels: { ...labels, [LABEL_DEPLOYMENT]: input.deploymentId },
+        StopGracePeriod: input.stopGraceMs * 1_000_000,
+        Healthcheck: {
+          Test: ["CMD", "/usr/bin/node", "-e", HEALTH_PROBE],
+          Interval: SECOND / 2,
+          Timeout: 3 * SECOND,
+          Retries: 3,
+          StartPeriod: input.startTimeoutMs * 1_000_000,
+        },
+      },
+      Resources: {
+        Limits: {
+          MemoryBytes: input.limits.memoryBytes,
+          NanoCPUs: Math.round((input.limits.cpuPercent / 100) * 1e9),
+          Pids: input.limits.pids,
+        },
+      },
+      RestartPolicy: { Condition: "any", Delay: input.restart.delayMs * 1_000_000, MaxAttempts: 0, Window: input.restart.windowMs * 1_000_000 },
+      Placement: input.pinToNode ? { Constraints: [`node.id==${input.pinToNode}`] } : {},
+      Networks: [{ Target: input.networkId }],
+      ForceUpdate: input.forceUpdate,
+    },
+    Mode: { Replicated: { Replicas: input.replicas } },
+    UpdateConfig: { Parallelism: 1, Delay: 0, FailureAction: "rollback", Monitor: monitor, MaxFailureRatio: 0, Order: "start-first" },
+    RollbackConfig: { Parallelism: 1, Delay: 0, FailureAction: "pause", Monitor: monitor, MaxFailureRatio: 0, Order: "start-first" },
+    EndpointSpec: { Mode: "vip", Ports: [{ Protocol: "tcp", TargetPort: APP_PORT, PublishMode: "host" }] },
+  };
+}
+
+export type ServiceSpec = ReturnType<typeof serviceSpec>;
