@@ -120,7 +120,8 @@ describe("the Host header", () => {
     },
   );
 
-  it.each(["127.0.0.1", "localhost:3000", "[::1]:8080", "tenant.apps.example.com"])("serves Host %j", async (host) => {
+  // Other host names are no longer the platform's: they get the unknown-host page (test/hosting/router-host.test.ts).
+  it.each(["127.0.0.1", "localhost:3000", "[::1]:8080"])("serves Host %j", async (host) => {
     const res = await withHosts(server.url, "/graphql?query=%7B__typename%7D", [host]);
     expect(res).toEqual({ status: 200, body: { data: { __typename: "Query" } } });
   });

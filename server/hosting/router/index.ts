@@ -9,6 +9,7 @@
 import http, { type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { challengeToken, sendChallenge } from "./challenge.ts";
+import { isValidHost } from "../../http/host.ts";
 import { hostMatcher, hostName, platformHostMatcher } from "./host.ts";
 import { pages, sendPage, unavailablePages } from "./pages.ts";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
@@ -83,7 +84,8 @@ export function createRouter(options: RouterOptions): Router {
     const name = hostName(host);
     const domain = name === null ? undefined : options.routes.domain?.(name);
     if (domain) return domain.verified ? { slug: domain.slug, appHost: name! } : { slug: null, appHost: name!, pendingToken: domain.token };
-    return isPlatform(host) ? null : { slug: null, appHost: name ?? "" };
+    // A malformed Host is the platform's to refuse (400, RFC 9112 §3.2), like its own names.
+    return isPlatform(host) || (host !== undefined && !isValidHost(host)) ? null : { slug: null, appHost: name ?? "" };
   }
 
   function answer(req: IncomingMessage, res: ServerResponse, { slug, appHost, pendingToken }: AppHost): void {
