@@ -201,7 +201,8 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
     ];
     for (const attempt of attempts) {
       const res = await get(edge, attempt, { ca });
-      expect(res.status, attempt).not.toBe(200);
+      // Normalised out of /cdn/, a path may land on the dashboard, whose pages answer 200 with its HTML shell.
+      if (res.status === 200) expect([attempt, res.headers["content-type"]]).toEqual([attempt, expect.stringMatching(/^text\/html/)]);
       expect(res.body.includes(secret), attempt).toBe(false);
       expect(res.body.toString()).not.toMatch(/root:x:0:0/);
     }

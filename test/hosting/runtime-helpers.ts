@@ -62,6 +62,20 @@ export function slotOf(address: string): number {
   return ((((a << 24) | (b << 16) | (c << 8) | d) >>> 0) - (((10 << 24) | (201 << 16)) >>> 0) - 2) / 4;
 }
 
+/**
+ * leftovers(slot) for a slot a platform of `dataDir` held: empty when another platform (a test file running
+ * beside this one) has claimed the freed slot since, since its namespace and veth are then its own.
+ */
+export function leftoversOf(slot: number, dataDir: string): string[] {
+  try {
+    const owner = JSON.parse(readFileSync(`/run/slipway/slots/${slot}`, "utf8")) as { dataDir?: string };
+    if (owner.dataDir !== dataDir) return [];
+  } catch {
+    // no claim (or one being written): check everything
+  }
+  return leftovers(slot);
+}
+
 /** Everything of a slot still on the host: namespace, veth, cgroups, firewall mentions (the range and the shared service address aside), claim. */
 export function leftovers(slot: number): string[] {
   const found: string[] = [];

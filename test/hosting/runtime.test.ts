@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLocalDriver } from "../../server/platform/runtime/local/driver.ts";
 import type { RuntimeDriver } from "../../server/platform/runtime/types.ts";
-import { LIMITS, collectOutput, isRoot, lastJson, leftovers, makeDataDir, makeRelease, processesOf, slotOf, waitForHttp } from "./runtime-helpers.ts";
+import { LIMITS, collectOutput, isRoot, lastJson, leftovers, leftoversOf, makeDataDir, makeRelease, processesOf, slotOf, waitForHttp } from "./runtime-helpers.ts";
 
 const SERVER = `
 const name = process.argv[2] || "app";
@@ -146,7 +146,7 @@ describe.runIf(isRoot)("local runtime driver", () => {
     const slot = slotOf(instance.target.host);
     expect(leftovers(slot).length).toBeGreaterThanOrEqual(4);
     await driver.removeApp("removed");
-    expect(leftovers(slot)).toEqual([]);
+    expect(leftoversOf(slot, dataDir)).toEqual([]);
     expect(processesOf(uid)).toEqual([]);
     expect(driver.list().map((i) => i.appKey)).not.toContain("removed");
   });
@@ -165,7 +165,7 @@ describe.runIf(isRoot)("local runtime driver", () => {
     expect(new Set(instances.map((i) => i.target.host)).size).toBe(3);
     expect(new Set(answers.map((a) => a.split(" ")[1])).size).toBe(3); // three uids
     await Promise.all(drivers.map((d) => d.close()));
-    for (const instance of instances) expect(leftovers(slotOf(instance.target.host))).toEqual([]);
+    instances.forEach((instance, i) => expect(leftoversOf(slotOf(instance.target.host), dirs[i])).toEqual([]));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
