@@ -193,7 +193,7 @@ describe.runIf(isRoot)("local runtime driver", () => {
     expect(leftovers(slot).length).toBeGreaterThanOrEqual(4);
     const next = await createLocalDriver({ dataDir: otherDataDir, allowPartial: false });
     await next.reap();
-    expect(leftovers(slot)).toEqual([]);
+    expect(leftoversOf(slot, otherDataDir)).toEqual([]);
     await next.close();
     rmSync(otherDataDir, { recursive: true, force: true });
   });
