@@ -9,7 +9,7 @@
 // - audit entries stay: they keep the actor's name as text (the entry recording the deletion included).
 import type { Db } from "../db/client.ts";
 import { InvalidRequestError } from "../errors.ts";
-import { keepingAnAdmin } from "./admin-left.ts";
+import { keepingAnAdmin, type Tx } from "./admin-left.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AppService } from "./apps.ts";
 import type { Acting, AuditService } from "./audit.ts";
@@ -33,10 +33,14 @@ export function createAccountDeletionService(deps: {
       }
       // Sessions end and the role goes in one step, so that two administrators deleting themselves at once
       // cannot both pass the last-administrator check.
-      await keepingAnAdmin(db, "You are the last administrator: make another account an administrator before deleting yours.", async (tx) => {
-        await tx.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
-        if (user.role === "ADMIN") await tx.user.update({ where: { id: user.id }, data: { role: "USER" } });
-      });
+      const endSessions = (tx: Tx) => tx.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } });
+      if (user.role !== "ADMIN") await endSessions(db);
+      else {
+        await keepingAnAdmin(db, "You are the last administrator: make another account an administrator before deleting yours.", async (tx) => {
+          await endSessions(tx);
+          await tx.user.update({ where: { id: user.id }, data: { role: "USER" } });
+        });
+      }
       const owned = await db.app.findMany({ where: { ownerId: user.id, previewOfId: null }, select: { slug: true } });
       for (const app of owned) await apps.remove(by, app.slug);
       // Previews of other users' apps cannot be owned by this user, but a leftover one is removed all the same.

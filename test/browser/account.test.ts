@@ -101,7 +101,7 @@ describe("account page", () => {
     expect(await go.isDisabled()).toBe(true);
     await dialog.getByLabel(`Type ${name} to confirm`).fill(name);
     await go.click();
-    await page.waitForURL("**/login");
+    await page.waitForURL((url) => url.pathname === "/login");
     expect((await new Client(server.url).post("/api/auth/login", { email, password: PASSWORD })).status).toBe(401);
     expect(await server.slipway.platform.db.user.count({ where: { email } })).toBe(0);
   });
