@@ -59,6 +59,19 @@ describe("DELETE /api/me", () => {
     expect((await admin.request("DELETE", "/api/me", { json: { confirm: name } })).status).toBe(204);
   });
 
+  it("a user deletes their account on a platform that has no administrator at all", async () => {
+    const { db } = server.slipway.platform;
+    const admins = await db.user.findMany({ where: { role: "ADMIN" }, select: { id: true } });
+    await db.user.updateMany({ where: { role: "ADMIN" }, data: { role: "USER" } });
+    try {
+      const client = new Client(server.url);
+      const { name } = await client.signup();
+      expect((await client.request("DELETE", "/api/me", { json: { confirm: name } })).status).toBe(204);
+    } finally {
+      await db.user.updateMany({ where: { id: { in: admins.map((a) => a.id) } }, data: { role: "ADMIN" } });
+    }
+  });
+
   it("two last administrators deleting their accounts at the same moment: one goes, the other is refused", async () => {
     const { db } = server.slipway.platform;
     const admins = [new Client(server.url), new Client(server.url)];
