@@ -17,5 +17,7 @@ if (unavailable) {
 const files = process.argv.slice(2).length ? process.argv.slice(2) : [...SHARED_SUITE.filter((f) => !f.includes("docker-sandbox")), ...SWARM_ONLY];
 // A Swarm rollout waits for each new task's health check and the update monitor (3 s): the shared tests that roll an
 // app out several times (a database restore: stop, then start again) need more than the default 60 s.
-const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=1", "--testTimeout=150000"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
+// --retry=1: a Swarm rollout waits on health checks and the update monitor; under heavy machine load one of the
+// longer tests (four rollouts of one app) was seen to fail once and pass alone. A second failure still fails CI.
+const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=1", "--testTimeout=150000", "--retry=1"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
 process.exit(result.status ?? 1);
