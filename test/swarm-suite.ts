@@ -18,6 +18,6 @@ const files = process.argv.slice(2).length ? process.argv.slice(2) : [...SHARED_
 // A Swarm rollout waits for each new task's health check and the update monitor (3 s): the shared tests that roll an
 // app out several times (a database restore: stop, then start again) need more than the default 60 s.
 // --retry=1: a Swarm rollout waits on health checks and the update monitor; under heavy machine load one of the
-// longer tests (four rollouts of one app) was seen to fail once and pass alone. A second failure still fails CI.
+// longer tests (four rollouts of one app) failed once here while other suites ran beside it. A second failure fails CI.
 const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=1", "--testTimeout=150000", "--retry=1"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
 process.exit(result.status ?? 1);
