@@ -36,7 +36,8 @@ ${dnat}  chain input {
     iifname "${GWBRIDGE}" ct state established,related accept
     ${forwarded}
     iifname "${GWBRIDGE}" oifname "${GWBRIDGE}" counter drop
-    iifname "${GWBRIDGE}" ip daddr { 10.201.0.0/16, 10.202.0.0/16, 169.254.0.0/16, 127.0.0.0/8 } counter drop
+    iifname "${GWBRIDGE}" ip daddr { 10.202.0.0/16, 169.254.0.0/16, 127.0.0.0/8 } counter drop
+    iifname "${GWBRIDGE}" ip daddr 10.201.0.0/16 counter drop
     iifname "${GWBRIDGE}" meta nfproto ipv6 counter drop
   }
 }
