@@ -17,7 +17,7 @@ const dataDir2 = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-probe-"));
 const y = await buildSlipway(loadConfig({ DATA_DIR: dataDir2, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", DEFAULT_REQUESTS_PER_MINUTE: "100000000", GRAPHQL_FAST_PATH: "false" }));
 const yurl = await y.listen(); const ycookie = await signUp(yurl, `probe-y-${process.pid}`);
 const plain = Fastify(); plain.get("/me", async () => me); plain.get("/apps", async () => apps); await plain.ready();
-const Q = "query Viewer { viewer { user { id name preferred_username: preferredUsername email avatar role status createdAt } quota { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } } } }";
+const Q = "query Viewer { viewer { user { id name preferred_username: preferredUsername email avatar role status createdAt } quota { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes usage { apps databases instances cdnBytes } } } }";
 const cases: [string, () => Promise<unknown>][] = [
   ["plain /me", () => plain.inject({ url: "/me" })],
   ["REST /api/me", () => s.app.inject({ url: "/api/me", headers: { cookie } })],

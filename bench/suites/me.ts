@@ -19,7 +19,7 @@ const REQUESTS_PER_MINUTE = "100000000";
 const VIEWER_QUERY = `query Viewer {
   viewer {
     user { id name preferred_username: preferredUsername email avatar role status createdAt }
-    quota { requestsPerMinute maxApps maxDatabases cdnBytes maxUploadBytes usage { apps databases cdnBytes } }
+    quota { requestsPerMinute maxApps maxDatabases maxInstances cdnBytes maxUploadBytes usage { apps databases instances cdnBytes } }
   }
 }`;
 
