@@ -41,7 +41,7 @@ export interface ServiceInput {
 
 /** Exits 0 once the app answers HTTP on its PORT (any status), 1 otherwise: an argv, no shell in the image. */
 export const HEALTH_PROBE = [
-  "require('http').get({host:'127.0.0.1',port:process.env.PORT,path:'/',timeout:2000,headers:{'user-agent':'slipway-health-check'}},",
+  "require('http').get({host:'127.0.0.1',port:process.env.PORT,path:'/',timeout:8000,headers:{'user-agent':'slipway-health-check'}},",
   "r=>{r.resume();process.exit(0)}).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))",
 ].join("");
 
@@ -74,7 +74,9 @@ export function serviceSpec(input: ServiceInput) {
         Healthcheck: {
           Test: ["CMD", "/usr/bin/node", "-e", HEALTH_PROBE],
           Interval: SECOND / 2,
-          Timeout: 3 * SECOND,
+          // Generous: on a loaded node the probe's own `node` start can take seconds, and three false
+          // timeouts in a row would roll a healthy release back. A refused connection still fails at once.
+          Timeout: 10 * SECOND,
           Retries: 3,
           StartPeriod: input.startTimeoutMs * 1_000_000,
         },
