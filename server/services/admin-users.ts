@@ -11,7 +11,7 @@ import type { AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
 import { checkLimits, limitsForLog, quotaData, type QuotaLimits } from "./quota-limits.ts";
 import type { Actor } from "./quota-requests.ts";
-import { keepingAnAdmin } from "./admin-left.ts";
+import { keepingAnAdmin, type Tx } from "./admin-left.ts";
 
 export type Role = "USER" | "ADMIN";
 export type UserStatus = "ACTIVE" | "PENDING" | "SUSPENDED";
@@ -90,11 +90,15 @@ export function createAdminUserService(deps: { db: Db; engine: HostingEngine; ac
         actor.id === id
           ? "You are the last administrator: make another account an administrator before you step down or suspend yourself."
           : "This is the last active administrator: make another account an administrator first.";
-      await keepingAnAdmin(db, refusal, async (tx) => {
+      const write = async (tx: Tx) => {
         const data = { ...(changes.role != null ? { role: changes.role } : {}), ...(changes.status != null ? { status: changes.status } : {}) };
         if (Object.keys(data).length) await tx.user.update({ where: { id }, data });
         if (quota) await tx.quota.upsert({ where: { userId: id }, update: quota, create: { ...defaultQuota, ...quota, userId: id } });
-      });
+      };
+      // Only a demotion or a status other than ACTIVE can cost the platform an administrator: limits, promotions
+      // and activations skip the serializable check (which makes concurrent changes retry on PostgreSQL).
+      const mayLoseAnAdmin = changes.role === "USER" || (changes.status != null && changes.status !== "ACTIVE");
+      await (mayLoseAnAdmin ? keepingAnAdmin(db, refusal, write) : db.$transaction((tx) => write(tx as Tx)));
       const target = { type: "user", id };
       if (changes.role != null && changes.role !== user.role) {
         await audit.record({ actor, action: "admin.user.role", target, details: { from: user.role, to: changes.role, user: user.name }, ip: actor.ip });

@@ -226,6 +226,16 @@ describe("users", () => {
     expect(await db.user.count({ where: { role: "ADMIN", status: "ACTIVE" } })).toBe(1);
     await db.user.update({ where: { id: boss.user.id }, data: { role: "ADMIN" } });
   });
+
+  it("limits changed by several administrators at the same moment all succeed (no administrator can be lost by them)", async () => {
+    const target = await signedUp(server);
+    const others = [await admin(server), await admin(server), await admin(server)];
+    const results = await Promise.all(
+      [boss, ...others].map((x, i) => x.client.request("PATCH", `/api/admin/users/${target.user.id}`, { json: { quota: { maxApps: 10 + i } } })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    expect((await target.client.get("/api/me")).body.quota.maxApps).toBeGreaterThanOrEqual(10);
+  });
 });
 
 describe("approvals", () => {
