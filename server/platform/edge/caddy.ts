@@ -241,11 +241,11 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
         await load(config);
         loaded = config;
       }
-      // Old instances retire once this resolves: Caddy must no longer pick them for a new request.
-      await upstreams.settled(changed);
       served = new Set(snapshot.domains.filter(([, target]) => target.verified).map(([hostname]) => hostname));
       for (const hostname of certificates.keys()) if (!served.has(hostname)) certificates.delete(hostname);
       for (const hostname of served) if (!certificates.has(hostname)) void probe(hostname);
+      // Old instances retire once this resolves: Caddy must no longer pick them for a new request.
+      await upstreams.settled(changed);
     },
     async holdsConfig() {
       const res = await adminRequest(edge.admin, "GET", `/id/${EDGE_ID}/listen`).catch(() => null);
