@@ -116,10 +116,15 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());
   let edgeTimer: NodeJS.Timeout | undefined;
-  app.addHook("onClose", () => {
+  app.addHook("onClose", async () => {
     clearInterval(edgeTimer);
     platform.engine.routes.detachEdge();
-    return platform.close();
+    try {
+      await platform.close();
+    } finally {
+      // After the apps stopped: until then Caddy finds their instances here.
+      await platform.engine.edge?.close();
+    }
   });
 
   return {

@@ -2,9 +2,9 @@
 // and EDGE_TLS=internal: an app answers on its host and on a verified custom domain over HTTPS, resolved to
 // 127.0.0.1 by the client's own lookup (never /etc/hosts), with a certificate chaining to Caddy's local CA; HTTP
 // redirects to HTTPS; status pages are those of the in-process router (unknown hosts included); a WebSocket
-// reaches the app over wss; a domain removal stops routing; a redeploy under load answers every request (one
-// resend allowed for a connection the switch's configuration load closed unanswered); a restarted Caddy gets the
-// route table back.
+// reaches the app over wss; a domain removal stops routing; a redeploy under load answers every request with no
+// request sent again (the switch reaches Caddy by DNS, no configuration load closes a connection); a redeploy or
+// a scale change loads no configuration; a restarted Caddy gets the route table back.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -57,6 +57,8 @@ interface Answer {
   headers: http.IncomingHttpHeaders;
   body: string;
   issuer?: string;
+  /** Sent on a kept-alive connection that had answered before. */
+  reused: boolean;
 }
 
 /** Every hostname resolves to 127.0.0.1, for this client only (as a DNS record pointing at the server would). */
@@ -67,16 +69,18 @@ const toLoopback: LookupFunction = (_hostname, options, callback) => {
 
 /**
  * A GET through the agent, sent again once when its connection was closed before any answer (RFC 9110 §9.2.2:
- * an idempotent request may be retried; browsers do). Every configuration load shuts Caddy's replaced server down
- * (Go's http.Server.Shutdown), which closes its idle kept-alive client connections at once: a request written
- * into one at that instant is never read (the client sees ECONNRESET / "socket hang up", never an answer).
+ * an idempotent request may be retried; browsers do), each resend noted in `resent` with its error. A
+ * configuration load shuts Caddy's replaced server down (Go's http.Server.Shutdown), which closes its idle
+ * kept-alive client connections at once: a request written into one at that instant is never read (the client
+ * sees ECONNRESET / "socket hang up", never an answer).
  */
-async function fetchRetrying(url: string, options: { ca: string; agent: http.Agent }, retried: { count: number }): Promise<Answer> {
+async function fetchRetrying(url: string, options: { ca: string; agent: http.Agent }, resent: string[]): Promise<Answer> {
   try {
     return await fetchVia(url, options);
   } catch (error) {
-    if (!(error as { unanswered?: boolean }).unanswered) throw error;
-    retried.count += 1;
+    const failure = error as Error & { unanswered?: boolean; reusedSocket?: boolean; code?: string };
+    if (!failure.unanswered) throw error;
+    resent.push(`${new Date().toISOString()} ${failure.message} ${failure.code} (reused: ${failure.reusedSocket})`);
     // On a new connection: every kept-alive one may have been closed by the same load.
     return fetchVia(url, { ca: options.ca });
   }
@@ -94,7 +98,7 @@ function fetchVia(url: string, options: { ca?: string; agent?: http.Agent; metho
         const issuer = secure ? socket.getPeerCertificate?.()?.issuer?.CN : undefined;
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString(), issuer }));
+        res.on("end", () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks).toString(), issuer, reused: req.reusedSocket }));
         res.on("error", reject);
       },
     );
@@ -143,6 +147,13 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     caddy = spawn("caddy", ["run", "--config", path.join(caddyDir, "boot.json")], { env, stdio: ["ignore", "ignore", fs.openSync(path.join(caddyDir, "caddy.log"), "a")] });
     await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin API");
   }
+
+  /** Lines of Caddy's log that contain `text`. */
+  function caddyLogLines(text: string): string[] {
+    return fs.readFileSync(path.join(caddyDir, "caddy.log"), "utf8").split("\n").filter((line) => line.includes(text));
+  }
+  /** Configuration loads Caddy was asked for (its admin log has one line per request). */
+  const loadsInCaddyLog = () => caddyLogLines('"uri":"/load"').length;
 
   async function stopCaddy(): Promise<void> {
     if (!caddy || caddy.exitCode !== null) return;
@@ -309,11 +320,11 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
   it("redeploys under load through Caddy without a failed request", async () => {
     const agent = new https.Agent({ keepAlive: true, maxSockets: 4 });
     const seen: string[] = [];
-    const retried = { count: 0 };
+    const resent: string[] = [];
     let stop = false;
     const workers = Array.from({ length: 4 }, async () => {
       while (!stop) {
-        const res = await fetchRetrying(https_(`${slug}.localhost`), { ca, agent }, retried).catch((error: Error & { reusedSocket?: boolean; code?: string }) => ({ status: 0, body: `${error.message} ${error.code} (reused: ${error.reusedSocket})` }));
+        const res = await fetchRetrying(https_(`${slug}.localhost`), { ca, agent }, resent).catch((error: Error & { reusedSocket?: boolean; code?: string }) => ({ status: 0, body: `${error.message} ${error.code} (reused: ${error.reusedSocket})` }));
         seen.push(res.status === 200 ? res.body : `FAILED ${res.status} ${res.body.slice(0, 200)}`);
       }
     });
@@ -332,8 +343,50 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     expect(seen.filter((s) => s.startsWith("FAILED"))).toEqual([]);
     expect(seen.at(-1)).toBe("v2");
     expect(new Set(seen)).toEqual(new Set(["hello from node-plain\n", "v2"]));
-    // Connections closed unanswered by the switch's configuration load (0-2 seen per redeploy): never an error answer.
-    expect(retried.count).toBeLessThan(5);
+    // No connection closed unanswered: the switch reached Caddy by DNS, without a configuration load.
+    expect(resent).toEqual([]);
+  });
+
+  it("switches a redeploy and a scale change by DNS: no configuration load, kept-alive connections stay open", async () => {
+    const dnsSlug = `edge-dns-${process.pid}`;
+    const instance = (version: string) => ({
+      "package.json": JSON.stringify({ name: "t", version: "1.0.0" }),
+      "server.js": `const id = "${version}:" + require("crypto").randomUUID(); require("http").createServer((q, s) => s.end(id)).listen(process.env.PORT);`,
+    });
+    expect((await owner.post("/api/apps", { slug: dnsSlug })).status).toBe(201);
+    expect((await deploy(owner, dnsSlug, await zipFolder(null, instance("v1")))).status).toBe("LIVE");
+    const config = async () => (await adminRequest(admin, "GET", "/config/")).body;
+    const before = { config: await config(), loads: loadsInCaddyLog() };
+    // One connection, kept alive throughout: a configuration load would close it while idle.
+    const agent = new https.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () => fetchVia(https_(`${dnsSlug}.localhost`), { ca, agent });
+    try {
+      expect((await get()).body).toMatch(/^v1:/);
+      const upload = await uploadZip(owner, dnsSlug, await zipFolder(null, instance("v2")));
+      expect((await waitForDeployment(owner, dnsSlug, upload.body.id)).status).toBe("LIVE");
+      // The switch reached Caddy before the deployment was LIVE.
+      const switched = await get();
+      expect([switched.body, switched.reused]).toEqual([expect.stringMatching(/^v2:/), true]);
+
+      expect((await owner.request("PATCH", `/api/apps/${dnsSlug}`, { json: { instances: 2 } })).status).toBe(200);
+      await waitFor(async () => {
+        const processes = (await owner.get(`/api/apps/${dnsSlug}`)).body.processes as { state: string }[];
+        return processes.length === 2 && processes.every((p) => p.state === "HEALTHY");
+      }, 30_000, "2 healthy instances");
+      // The API answered before the instance started: Caddy looks the app up again within its refresh (250 ms).
+      const ids = new Set<string>();
+      await waitFor(async () => {
+        const res = await get();
+        expect([res.status, res.reused]).toEqual([200, true]);
+        return ids.add(res.body).size === 2;
+      }, 5_000, "both instances through Caddy");
+      expect([...ids].map((id) => id.slice(0, 3))).toEqual(["v2:", "v2:"]);
+    } finally {
+      agent.destroy();
+    }
+    expect({ config: await config(), loads: loadsInCaddyLog() }).toEqual(before);
+    // Every lookup answered: Caddy never fell back to its static upstream (Slipway, which would proxy in-process).
+    expect(caddyLogLines("failed getting dynamic upstreams")).toEqual([]);
   });
 
   it("balances a scaled app across its healthy instances through Caddy, and drops one that stops", async () => {
@@ -349,9 +402,11 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
       const processes = (await owner.get(`/api/apps/${scaled}`)).body.processes as { state: string }[];
       return processes.length === 2 && processes.every((p) => p.state === "HEALTHY");
     }, 30_000, "2 healthy instances");
-    const config = JSON.parse((await adminRequest(admin, "GET", "/config/apps/http/servers/slipway/routes")).body) as { match?: { host: string[] }[]; handle: { upstreams?: unknown[]; load_balancing?: unknown }[] }[];
+    const config = JSON.parse((await adminRequest(admin, "GET", "/config/apps/http/servers/slipway/routes")).body) as { match?: { host: string[] }[]; handle: { upstreams?: unknown[]; dynamic_upstreams?: unknown; load_balancing?: unknown }[] }[];
     const route = config.find((r) => r.match?.[0].host.includes(`${scaled}.localhost`))!;
-    expect(route.handle[0].upstreams).toHaveLength(2);
+    // The instances come from DNS; the one static upstream is Slipway, used only when a lookup fails.
+    expect(route.handle[0].dynamic_upstreams).toMatchObject({ source: "srv", name: `${scaled}.apps.slipway.internal.` });
+    expect(route.handle[0].upstreams).toEqual([{ dial: `127.0.0.1:${new URL(server.url).port}` }]);
     expect(route.handle[0].load_balancing).toMatchObject({ selection_policy: { policy: "least_conn" } });
     const bodies = new Set<string>();
     // Fresh connections: least_conn sees no request in flight, and picks among the instances at random.
@@ -363,13 +418,14 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     expect(bodies.size).toBe(2);
     expect((await owner.request("PATCH", `/api/apps/${scaled}`, { json: { instances: 1 } })).status).toBe(200);
     await waitFor(async () => ((await owner.get(`/api/apps/${scaled}`)).body.processes as unknown[]).length === 1, 10_000, "1 instance");
-    const left = new Set<string>();
-    for (let i = 0; i < 10; i++) {
+    // The removed instance leaves Caddy's rotation within its DNS refresh, and stops only after (every answer 200).
+    const last: string[] = [];
+    await waitFor(async () => {
       const res = await fetchVia(https_(`${scaled}.localhost`), { ca });
       expect(res.status).toBe(200);
-      left.add(res.body);
-    }
-    expect(left.size).toBe(1);
+      last.push(res.body);
+      return last.length >= 10 && new Set(last.slice(-10)).size === 1;
+    }, 10_000, "one instance left in rotation");
   });
 
   it("stops routing a removed domain", async () => {
@@ -428,6 +484,7 @@ describe.skipIf(!HAS_CADDY)("the Caddy edge over a unix socket admin endpoint", 
       const ca = JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
       const res = await waitFor(() => fetchVia(`https://sock.apps.test:${ports.https}/`, { ca }).catch(() => null), 15_000, "the app through Caddy");
       expect(res.body).toBe("via socket");
+      await edge.close();
     } finally {
       child.kill("SIGTERM");
       await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));

@@ -1,13 +1,16 @@
 // The Caddy edge (EDGE=caddy). Slipway connects to a Caddy that is already running (the Debian package's
 // service, or any `caddy run`) and drives it only through its admin API on a loopback address or a unix socket:
-// every change of the route table loads the whole JSON configuration at once (POST /load, atomic in Caddy, no
-// reload gap; an identical configuration is a no-op there). Caddy then obtains and renews the certificates of
-// every host it routes (ACME, or its local CA with EDGE_TLS=internal).
+// a change of the route table that Caddy's configuration shows loads the whole JSON configuration at once (POST
+// /load, atomic in Caddy, no reload gap). A change of a running app's instances only is no such change: Caddy
+// finds them by DNS (caddy-dns.ts), because every load shuts Caddy's replaced servers down, closing their idle
+// kept-alive client connections (a request written into one at that instant is lost unanswered). Caddy then
+// obtains and renews the certificates of every host it routes (ACME, or its local CA with EDGE_TLS=internal).
 //
 // HTTPS server: one route per app host and verified custom domain. A running app is proxied straight to its
-// healthy instances (the addresses the in-process router uses), balanced by least connections; Caddy's passive
-// health checks take an instance that refuses connections out for a while, and a request that could not reach
-// one is tried on another (Slipway's own checks remove an unhealthy instance from the configuration); static sites, stopped, crashed or never deployed apps go to
+// healthy instances (the addresses the in-process router uses, an SRV lookup away), balanced by least
+// connections, and a request that could not reach one is tried on another (Slipway's own checks take an unhealthy
+// instance out of the DNS answer); when the lookup fails, Caddy proxies to Slipway, which routes the app
+// in-process. Static sites, stopped, crashed or never deployed apps go to
 // Slipway, which answers them exactly as it does in-process (same status pages), as do the platform's own host
 // and anything else. Custom domains get HSTS. An app's Set-Cookie loses any Domain attribute (host-only, so no
 // cookie reaches a sibling app or the platform: the in-process router drops such cookies instead).
@@ -22,6 +25,7 @@ import tls from "node:tls";
 import type { CaddyAdmin, Config } from "../../config.ts";
 import type { RouteSnapshot } from "../../hosting/routes.ts";
 import { cdnRoute } from "./caddy-cdn.ts";
+import { REFRESH_MS, srvName, startUpstreamDns, type UpstreamDns } from "./caddy-dns.ts";
 import type { EdgeDriver, EdgeOptions } from "./types.ts";
 
 type CaddyConfig = NonNullable<Config["edge"]>;
@@ -38,6 +42,12 @@ const SEVERAL_UPSTREAMS = {
   load_balancing: { selection_policy: { policy: "least_conn" }, try_duration: "2s", try_interval: "50ms" },
   health_checks: { passive: { fail_duration: "10s", max_fails: 1 } },
 };
+/**
+ * The same for instances found by DNS, whatever their number (it changes without a configuration load). No
+ * passive health check: Caddy 2.6 forgets a dynamic upstream's failures as soon as no request uses it
+ * (caddyserver/caddy#7037), so it would not keep a failed instance out, only, under load, an app's only one.
+ */
+const DYNAMIC_BALANCING = { selection_policy: { policy: "least_conn" }, try_duration: "2s", try_interval: "50ms" };
 /** Names Slipway's server in Caddy's configuration: its absence means Caddy lost it (restarted, or replaced). */
 const EDGE_ID = "slipway-edge";
 
@@ -47,8 +57,8 @@ export function adminListen(admin: CaddyAdmin): string {
   return admin.host.includes(":") ? `[${admin.host}]:${admin.port}` : `${admin.host}:${admin.port}`;
 }
 
-/** The whole Caddy configuration for a route table snapshot. */
-export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options: EdgeOptions): Json {
+/** The whole Caddy configuration for a route table snapshot; proxied apps' instances come from `resolver`. */
+export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options: EdgeOptions, resolver: string): Json {
   const slipway = { handler: "reverse_proxy", upstreams: [{ dial: dial(options.slipway) }] };
   const domainsOf = new Map<string, string[]>();
   for (const [hostname, target] of snapshot.domains) {
@@ -61,7 +71,7 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   ];
   const hosts: string[] = [options.platformHostname];
   for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
-    const handler = target.kind === "proxy" ? appHandler(target) : slipway;
+    const handler = target.kind === "proxy" ? appHandler(target, { slug, resolver, fallback: dial(options.slipway) }) : slipway;
     const own = `${slug}.${options.appsDomain}`;
     routes.push({ match: [{ host: [own] }], handle: [handler], terminal: true });
     hosts.push(own);
@@ -102,13 +112,29 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   };
 }
 
-/** A running app's handler: straight to its instances, its cookies host-only. */
-export function appHandler(target: { upstreams: readonly { host: string; port: number }[] }): Json {
+/**
+ * A running app's handler: straight to its instances, its cookies host-only. With `byDns`, the instances are
+ * looked up (SRV, then A/AAAA of each target) at `resolver`, and nothing in the handler names them; Caddy uses
+ * its static upstream, `fallback` (Slipway), only when a lookup fails. Without it (bench), they are listed.
+ */
+export function appHandler(target: { upstreams: readonly { host: string; port: number }[] }, byDns?: { slug: string; resolver: string; fallback: string }): Json {
+  const cookies = { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } };
+  if (!byDns) {
+    return {
+      handler: "reverse_proxy",
+      upstreams: target.upstreams.map((upstream) => ({ dial: dial(upstream) })),
+      ...(target.upstreams.length > 1 ? SEVERAL_UPSTREAMS : {}),
+      headers: cookies,
+    };
+  }
+  const resolver = { addresses: [byDns.resolver] };
   return {
     handler: "reverse_proxy",
-    upstreams: target.upstreams.map((upstream) => ({ dial: dial(upstream) })),
-    ...(target.upstreams.length > 1 ? SEVERAL_UPSTREAMS : {}),
-    headers: { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } },
+    upstreams: [{ dial: byDns.fallback }],
+    dynamic_upstreams: { source: "srv", name: srvName(byDns.slug), refresh: `${REFRESH_MS}ms`, resolver, dial_timeout: "1s" },
+    load_balancing: DYNAMIC_BALANCING,
+    transport: { protocol: "http", resolver },
+    headers: cookies,
   };
 }
 
@@ -116,9 +142,9 @@ function dial(target: { host: string; port: number }): string {
   return target.host.includes(":") ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;
 }
 
-/** A request to Caddy's admin API; the body parsed when JSON. */
+/** A request to Caddy's admin API; `body` is sent as JSON (a string: already JSON). */
 export function adminRequest(admin: CaddyAdmin, method: string, pathname: string, body?: unknown): Promise<{ status: number; body: string }> {
-  const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+  const payload = body === undefined ? undefined : Buffer.from(typeof body === "string" ? body : JSON.stringify(body));
   // Caddy checks the Host header of admin requests against its listen address: empty for a unix socket.
   const hostHeader = "socketPath" in admin ? "" : adminListen(admin);
   return new Promise((resolve, reject) => {
@@ -171,6 +197,10 @@ const PROBE_FOR_MS = 10 * 60_000;
 const RECHECK_AFTER_MS = 60 * 60_000;
 
 export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDriver {
+  /** Started by the first push: it must answer before a configuration naming it is loaded. */
+  let dns: Promise<UpstreamDns> | null = null;
+  /** The configuration Caddy was last given (JSON); null: unknown (a failed load, or Caddy lost it). */
+  let loaded: string | null = null;
   /** Custom domains in the configuration Caddy last took. */
   let served = new Set<string>();
   /** What Caddy's HTTPS port offers for each served custom domain (a TLS handshake tells). */
@@ -198,20 +228,28 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
   return {
     name: "caddy",
     async apply(snapshot) {
-      const config = caddyConfig(snapshot, edge, options);
-      let res;
-      try {
-        res = await adminRequest(edge.admin, "POST", "/load", config);
-      } catch (error) {
-        throw new Error(`Caddy's admin API at ${adminListen(edge.admin)} is unreachable (${(error as Error).message}): is Caddy running?`, { cause: error });
+      dns ??= startUpstreamDns().catch((error: unknown) => {
+        dns = null;
+        throw error;
+      });
+      const upstreams = await dns;
+      // Before a load: a route that stops being proxied falls back to Slipway, which serves its new state.
+      const changed = upstreams.publish(snapshot.apps);
+      const config = JSON.stringify(caddyConfig(snapshot, edge, options, upstreams.address));
+      if (config !== loaded) {
+        loaded = null;
+        await load(config);
+        loaded = config;
       }
-      if (res.status !== 200) throw new Error(`Caddy refused the configuration (${res.status}): ${res.body.slice(0, 500)}`);
       served = new Set(snapshot.domains.filter(([, target]) => target.verified).map(([hostname]) => hostname));
       for (const hostname of certificates.keys()) if (!served.has(hostname)) certificates.delete(hostname);
       for (const hostname of served) if (!certificates.has(hostname)) void probe(hostname);
+      // Old instances retire once this resolves: Caddy must no longer pick them for a new request.
+      await upstreams.settled(changed);
     },
     async holdsConfig() {
       const res = await adminRequest(edge.admin, "GET", `/id/${EDGE_ID}/listen`).catch(() => null);
+      if (res?.status !== 200) loaded = null;
       return res?.status === 200;
     },
     certificate(hostname, verified) {
@@ -223,5 +261,18 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
       }
       return known?.label ?? (edge.tls === "internal" ? "pending: Caddy is issuing it from its local CA" : "pending: Caddy is obtaining it over ACME");
     },
+    async close() {
+      await (await dns?.catch(() => null))?.close();
+    },
   };
+
+  async function load(config: string): Promise<void> {
+    let res;
+    try {
+      res = await adminRequest(edge.admin, "POST", "/load", config);
+    } catch (error) {
+      throw new Error(`Caddy's admin API at ${adminListen(edge.admin)} is unreachable (${(error as Error).message}): is Caddy running?`, { cause: error });
+    }
+    if (res.status !== 200) throw new Error(`Caddy refused the configuration (${res.status}): ${res.body.slice(0, 500)}`);
+  }
 }

@@ -11,6 +11,8 @@ export interface EdgeDriver {
   holdsConfig(): Promise<boolean>;
   /** A custom domain's certificate as the API shows it ("none" when the edge does not serve it over HTTPS). */
   certificate(hostname: string, verified: boolean): string;
+  /** Stops what the driver runs beside the edge (Caddy's DNS source of upstreams); the edge keeps routing. */
+  close(): Promise<void>;
 }
 
 /** Where the edge sends what Slipway answers itself (its own host, status pages, static sites, challenges). */
