@@ -9,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
 import { appHandler } from "../../server/platform/edge/caddy.ts";
+import { startUpstreamDns } from "../../server/platform/edge/caddy-dns.ts";
 
 export interface Running {
   url: string;
@@ -167,9 +168,12 @@ export async function startCaddy(appPort: number, host: string, options: CaddyOp
   const port = await freePort();
   const log = path.join(dir, "caddy.log");
   const upstream = { host: "127.0.0.1", port: appPort };
+  // EDGE=caddy's route finds the app's instances by DNS (server/platform/edge/caddy-dns.ts): the same server here.
+  const dns = options.route === "edge" ? await startUpstreamDns() : null;
+  dns?.publish([["bench", { kind: "proxy", upstreams: [upstream] }]]);
   const handle =
     options.route === "edge"
-      ? appHandler({ upstreams: [upstream] })
+      ? appHandler({ upstreams: [upstream] }, { slug: "bench", resolver: dns!.address, fallback: "127.0.0.1:9" /* nothing listens: a failed lookup shows as errors */ })
       : options.route === "bare"
         ? { handler: "reverse_proxy", upstreams: [{ dial: `127.0.0.1:${appPort}` }] }
         : { handler: "static_response", status_code: 200, body: "ok" };
@@ -212,6 +216,7 @@ export async function startCaddy(appPort: number, host: string, options: CaddyOp
     }
   } catch (error) {
     await stop(child);
+    await dns?.close();
     throw error;
   }
   return {
@@ -220,6 +225,7 @@ export async function startCaddy(appPort: number, host: string, options: CaddyOp
     certificates,
     async close() {
       await stop(child);
+      await dns?.close();
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
