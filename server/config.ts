@@ -102,6 +102,7 @@ const schema = z.object({
   HEALTH_CHECK_INTERVAL_MS: positiveInt.default(5000),
   HEALTH_CHECK_TIMEOUT_MS: positiveInt.default(2000),
   HEALTH_CHECK_FAILURES: positiveInt.default(3),
+  HEALTH_CHECK_RESTART_AFTER: z.coerce.number().int("expected a whole number").min(0, "expected 0 (never) or more").default(12),
   DEFAULT_CDN_BYTES: positiveInt.default(100 * MiB),
   DEFAULT_MAX_UPLOAD_BYTES: positiveInt.default(50 * MiB),
   APP_MEMORY_MB: positiveInt.default(512),
@@ -198,7 +199,7 @@ export interface Config {
     buildTimeoutMs: number;
     startTimeoutMs: number;
     /** The periodic check of every running app instance (HEALTH_CHECK_*). */
-    healthCheck: { intervalMs: number; timeoutMs: number; failures: number };
+    healthCheck: { intervalMs: number; timeoutMs: number; failures: number; restartAfter: number };
     logRetention: number;
     releasesKept: number;
   };
@@ -291,7 +292,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
       buildTimeoutMs: e.BUILD_TIMEOUT_SECONDS * 1000,
       startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,
-      healthCheck: { intervalMs: e.HEALTH_CHECK_INTERVAL_MS, timeoutMs: e.HEALTH_CHECK_TIMEOUT_MS, failures: e.HEALTH_CHECK_FAILURES },
+      healthCheck: { intervalMs: e.HEALTH_CHECK_INTERVAL_MS, timeoutMs: e.HEALTH_CHECK_TIMEOUT_MS, failures: e.HEALTH_CHECK_FAILURES, restartAfter: e.HEALTH_CHECK_RESTART_AFTER },
       logRetention: e.LOG_RETENTION_LINES,
       releasesKept: e.RELEASES_KEPT,
     },

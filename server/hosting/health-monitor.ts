@@ -1,6 +1,7 @@
 // The periodic health check of an app's running instances: an HTTP GET / each (any status counts, as at
 // start) every intervalMs. An instance that fails `failures` checks in a row leaves the rotation; it comes
-// back as soon as one passes. The router reports connection errors too (markFailed): out at once.
+// back as soon as one passes. The router reports connection errors too (markFailed): out at once. One that
+// still fails after `restartAfter` checks in a row is stuck (a hung event loop, a deadlock): it is restarted.
 import type { Clock } from "./clock.ts";
 import { answers } from "./health.ts";
 import type { Replica } from "./replicas.ts";
@@ -11,6 +12,8 @@ export interface HealthCheckOptions {
   timeoutMs: number;
   /** Failed checks in a row that take an instance out of rotation. */
   failures: number;
+  /** Failed checks in a row after which the instance is restarted (0: never). */
+  restartAfter: number;
 }
 
 export class HealthMonitor {
@@ -24,6 +27,8 @@ export class HealthMonitor {
     private readonly replicas: () => Replica[],
     /** A replica went in or out of rotation. */
     private readonly changed: (replica: Replica, why: string) => void,
+    /** A replica failed `restartAfter` checks in a row: it is to be restarted. */
+    private readonly stuck: (replica: Replica, why: string) => void,
   ) {}
 
   start(): void {
@@ -76,6 +81,10 @@ export class HealthMonitor {
     if (replica.health === "healthy" && replica.failures >= this.options.failures) {
       replica.health = "unhealthy";
       this.changed(replica, `no answer to ${replica.failures} health checks in a row (GET / within ${this.options.timeoutMs} ms): out of rotation until it answers again`);
+    }
+    if (this.options.restartAfter > 0 && replica.failures >= this.options.restartAfter && !replica.stuck) {
+      replica.stuck = true;
+      this.stuck(replica, `no answer to ${replica.failures} health checks in a row: restarting it`);
     }
   }
 }

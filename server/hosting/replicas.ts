@@ -19,6 +19,8 @@ export interface Replica {
   failures: number;
   /** Set when its process exited (how), even before it took traffic. */
   exit?: string;
+  /** Stopped by the health monitor for failing too long; its exit is awaited. */
+  stuck?: boolean;
 }
 
 /** What the GraphQL App.processes field shows of each instance. */

@@ -91,10 +91,20 @@ export class AppSupervisor {
     /** Instances wanted (App.instances). */
     private wanted = 1,
   ) {
-    this.monitor = new HealthMonitor(deps.healthCheck, deps.clock, () => this.current?.replicas.filter(alive) ?? [], (replica, why) => {
-      this.system(`${replicaName(replica.index)}: ${why}.`);
-      this.publish();
-    });
+    this.monitor = new HealthMonitor(
+      deps.healthCheck,
+      deps.clock,
+      () => this.current?.replicas.filter(alive) ?? [],
+      (replica, why) => {
+        this.system(`${replicaName(replica.index)}: ${why}.`);
+        this.publish();
+      },
+      // Its exit is a crash like any other: restarted after its back-off while the others serve.
+      (replica, why) => {
+        this.system(`${replicaName(replica.index)}: ${why}.`);
+        void replica.instance.stop(this.deps.stopGraceMs).catch((error: unknown) => this.deps.onError(error, `stopping a stuck instance of ${this.app.slug}`));
+      },
+    );
   }
 
   get liveRelease(): Release | null {

@@ -88,6 +88,7 @@ beforeAll(async () => {
     HEALTH_CHECK_INTERVAL_MS: "200",
     HEALTH_CHECK_TIMEOUT_MS: "300",
     HEALTH_CHECK_FAILURES: "2",
+    HEALTH_CHECK_RESTART_AFTER: "15",
   });
   owner = new Client(server.url);
   await owner.signup();
@@ -193,5 +194,18 @@ describe("scaling", () => {
     expect(bodies.size).toBe(1);
     const lines: string[] = (await owner.get(`/api/apps/${slug}/logs?limit=1000`)).body.map((l: { line: string }) => l.line);
     expect(lines).toContainEqual(expect.stringMatching(/^web\.\d: no answer to 2 health checks in a row .*out of rotation/));
+
+    // Still failing after 15 checks (3 s here): restarted, and the new process takes its place in rotation.
+    const stuck = list.find((p) => p.state === "UNHEALTHY")!;
+    const replaced = await waitFor(async () => {
+      const all = await healthy(slug, 2);
+      return all && !all.some((p) => p.instanceId === stuck.instanceId) ? all : null;
+    }, 20_000, "the stuck instance to be replaced by a healthy one");
+    expect(replaced.find((p) => p.index === stuck.index)!.instanceId).not.toBe(stuck.instanceId);
+    const after: string[] = (await owner.get(`/api/apps/${slug}/logs?limit=1000`)).body.map((l: { line: string }) => l.line);
+    expect(after).toContainEqual(`${stuck.name}: no answer to 15 health checks in a row: restarting it.`);
+    const bodies2 = new Set<string>();
+    for (let i = 0; i < 20; i++) bodies2.add((await get(slug)).body);
+    expect(bodies2.size).toBe(2);
   });
 });
