@@ -13,6 +13,7 @@ import type { Db } from "../db/client.ts";
 import { NotFoundError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
+import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
 import type { Actor, ResourceRow, ResourceService } from "./resources.ts";
@@ -25,6 +26,8 @@ export interface BackupLogger {
 }
 
 const HOUR = 3600_000;
+/** How long a claim on a scheduled backup holds when its instance never releases it. */
+const CLAIM_MS = 30 * 60_000;
 
 export function createBackupService(deps: {
   db: Db;
@@ -34,6 +37,8 @@ export function createBackupService(deps: {
   resources: ResourceService;
   audit: AuditService;
   logger: BackupLogger;
+  /** Shared by every instance (Redis) or this process's own: one instance claims each scheduled backup. */
+  counters: CounterStore;
 }) {
   const { db, storage, resources } = deps;
   const workDir = path.join(deps.config.dataDir, "tmp", "backups");
@@ -148,7 +153,13 @@ export function createBackupService(deps: {
       const due = new Date(now.getTime() - deps.config.backups.intervalHours * HOUR);
       const candidates = await db.resource.findMany({ where: { createdAt: { lte: due }, backups: { none: { createdAt: { gt: due } } } } });
       for (const resource of candidates) {
-        await run(resource, "scheduled").catch((error) => deps.logger.error({ err: error, resource: resource.id }, "a scheduled database backup failed"));
+        // Every instance's timer finds the same due databases: the first to claim one backs it up, the others
+        // skip it (and after it, it is no longer due). A claim outlives an instance that died mid-way by CLAIM_MS.
+        const claim = `backup-claim:${resource.id}`;
+        if (!(await deps.counters.take(claim, { limit: 1, windowMs: CLAIM_MS })).allowed) continue;
+        await run(resource, "scheduled")
+          .catch((error) => deps.logger.error({ err: error, resource: resource.id }, "a scheduled database backup failed"))
+          .finally(() => deps.counters.reset(claim).catch(() => {}));
       }
       const expired = await db.backup.findMany({ where: { createdAt: { lt: new Date(now.getTime() - deps.config.backups.retentionDays * 24 * HOUR) } } });
       for (const backup of expired) await remove(backup).catch((error) => deps.logger.error({ err: error, backup: backup.id }, "removing an expired backup failed"));
