@@ -150,14 +150,19 @@ class DockerDriver implements RuntimeDriver {
     return [...this.instances];
   }
 
-  /** Removes the containers and networks of this DATA_DIR, except what adopt() took. */
+  /**
+   * Removes the containers (builds and web) and bridge networks of this DATA_DIR, except what adopt() took. Never a
+   * Swarm task or overlay network (RUNTIME=swarm runs its builds through this driver): its orchestrator adopts those.
+   */
   async reap(): Promise<void> {
-    const filters = JSON.stringify({ label: [`${LABEL.platform}=${this.platform}`] });
+    const ours = `${LABEL.platform}=${this.platform}`;
     const adopted = new Set([...this.running].map((r) => r.container.id));
-    for (const c of await this.docker.listContainers({ all: true, filters })) {
-      if (!adopted.has(c.Id)) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+    for (const c of await this.docker.listContainers({ all: true, filters: JSON.stringify({ label: [ours] }) })) {
+      // A Swarm task has the labels of its image (kind "release") and of its service, not a kind of ours.
+      const kind = c.Labels[LABEL.kind];
+      if ((kind === "build" || kind === "web") && !adopted.has(c.Id)) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
     }
-    for (const n of await this.docker.listNetworks({ filters })) {
+    for (const n of await this.docker.listNetworks({ filters: JSON.stringify({ label: [ours], scope: ["local"] }) })) {
       if (!this.networks.has(n.Labels?.[LABEL.app] ?? "")) await removeNetwork(this.docker, n.Id).catch(() => {});
     }
   }
