@@ -146,13 +146,15 @@ export class HostingEngine {
     const adopted = new Set<string>();
     if (!this.deps.driver.adopt || this.deps.driver.orchestrator) return adopted;
     const apps = await this.deps.db.app.findMany({ where: { status: { not: "STOPPED" } }, include: { liveDeployment: true } });
-    for (const app of apps) {
-      const release = releaseOf(app.liveDeployment);
-      const supervisor = release && this.supervisorOf(app);
-      if (!(supervisor instanceof AppSupervisor)) continue;
-      const kept = await supervisor.adopt(release!).catch((error: unknown) => void this.deps.onError(error, `adopting the instances of app ${app.slug}`));
-      if (kept) adopted.add(app.id);
-    }
+    await Promise.all(
+      apps.map(async (app) => {
+        const release = releaseOf(app.liveDeployment);
+        const supervisor = release && this.supervisorOf(app);
+        if (!(supervisor instanceof AppSupervisor)) return;
+        const kept = await supervisor.adopt(release!).catch((error: unknown) => void this.deps.onError(error, `adopting the instances of app ${app.slug}`));
+        if (kept) adopted.add(app.id);
+      }),
+    );
     return adopted;
   }
 
