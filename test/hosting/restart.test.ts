@@ -3,7 +3,8 @@
 // local runtime its sandboxes die with the platform, so it is a new process. On docker and swarm the very process
 // that ran is adopted (no restart): it answers as before, its output reaches the app's log again, and stop, restart
 // and redeploy work on it. A container whose env changed while no platform ran is not adopted (docker): a fresh one
-// with the new env replaces it, and the old one is gone.
+// with the new env replaces it, and the old one is gone; of a scaled app, each instance still running is adopted and
+// one that died meanwhile starts again.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -143,6 +144,30 @@ describe("a platform killed and started again", () => {
       expect(now).toHaveLength(1);
       expect(now).not.toContain(old[0]);
     }
+  }, 150_000);
+
+  it.runIf(TEST_RUNTIME === "docker")("adopts each instance of a scaled app, and starts again the one that died while no platform ran", async () => {
+    expect((await owner.request("PATCH", "/api/apps/greeter", { json: { instances: 2 } })).status).toBe(200);
+    const healthy = () =>
+      waitFor(async () => {
+        const processes = (await owner.get("/api/apps/greeter")).body.processes as { index: number; instanceId: string; state: string }[];
+        return processes.length === 2 && processes.every((p) => p.state === "HEALTHY") && processes;
+      }, 30_000, "two healthy instances of greeter");
+    const [web1, web2] = await healthy();
+
+    await stopPlatform(platform, "SIGKILL", base);
+    const docker = createDockerClient(process.env.DOCKER_HOST);
+    const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformId(dataDir)}`, `${LABEL.instance}=${web2.instanceId}`] });
+    const [dead] = await docker.listContainers({ filters });
+    await docker.getContainer(dead.Id).remove({ force: true });
+    platform = await startPlatform(env);
+
+    const [after1, after2] = await healthy();
+    expect(after1.instanceId).toBe(web1.instanceId);
+    expect(after2.instanceId).not.toBe(web2.instanceId);
+    const lines = (await owner.get("/api/apps/greeter/logs?limit=1000")).body as { line: string }[];
+    expect(lines.map((l) => l.line)).toContain("The platform restarted: web.1 kept running and serves again. Starting web.2.");
+    expect(await containers("greeter")).toHaveLength(2);
   }, 150_000);
 
   it("adopts after a graceful shutdown too (SIGTERM)", async () => {
