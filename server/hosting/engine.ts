@@ -99,11 +99,15 @@ export class HostingEngine {
     return this.deps.driver.sandbox;
   }
 
-  /** After a platform restart: clean up, fail what was interrupted, and bring back the apps that were running. */
+  /**
+   * After a platform restart: adopt what still runs as it should, clean up the rest, fail what was interrupted, and
+   * bring back the apps that were running.
+   */
   async boot(): Promise<void> {
     const { db } = this.deps;
     // Uploads staged by requests that never finished.
     await fs.rm(this.paths.uploads, { recursive: true, force: true });
+    const adopted = await this.adoptRunning();
     await this.deps.driver.reap();
     const orchestrator = this.deps.driver.orchestrator;
     if (orchestrator) {
@@ -130,10 +134,28 @@ export class HostingEngine {
         this.routes.unavailable(app.slug, "STOPPED");
         continue;
       }
+      if (adopted.has(app.id)) continue;
       this.routes.unavailable(app.slug, "DEPLOYING");
       const supervisor = this.supervisorOf(app);
       void (supervisor instanceof ServiceSupervisor ? supervisor.adopt(release) : supervisor.bringBack(release)).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
     }
+  }
+
+  /** The apps whose instances an earlier platform left running (a driver with adopt()) that serve again, before reap(). */
+  private async adoptRunning(): Promise<Set<string>> {
+    const adopted = new Set<string>();
+    if (!this.deps.driver.adopt || this.deps.driver.orchestrator) return adopted;
+    const apps = await this.deps.db.app.findMany({ where: { status: { not: "STOPPED" } }, include: { liveDeployment: true } });
+    await Promise.all(
+      apps.map(async (app) => {
+        const release = releaseOf(app.liveDeployment);
+        const supervisor = release && this.supervisorOf(app);
+        if (!(supervisor instanceof AppSupervisor)) return;
+        const kept = await supervisor.adopt(release!).catch((error: unknown) => void this.deps.onError(error, `adopting the instances of app ${app.slug}`));
+        if (kept) adopted.add(app.id);
+      }),
+    );
+    return adopted;
   }
 
   /** A new app answers with its "never deployed" page. */
@@ -245,8 +267,9 @@ export class HostingEngine {
 
   async close(): Promise<void> {
     await this.queue.close();
-    // An orchestrator's services keep running: the next boot adopts them.
-    await Promise.all([...this.supervisors.values()].map((s) => (s instanceof ServiceSupervisor ? s.close() : s.stop().catch(() => {}))));
+    // An orchestrator's services, and the instances of a driver that adopts them, keep running: the next boot adopts them.
+    const keeps = !!this.deps.driver.adopt;
+    await Promise.all([...this.supervisors.values()].map((s) => (s instanceof ServiceSupervisor ? s.close() : keeps ? s.detach() : s.stop().catch(() => {}))));
     await this.deps.driver.close();
     await this.logs.close();
   }

@@ -11,6 +11,7 @@ import { describeExit, waitUntilAnswering } from "./health.ts";
 import { HealthMonitor, type HealthCheckOptions } from "./health-monitor.ts";
 import { alive, formatDelay, range, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
 import type { Clock } from "./clock.ts";
+import { adoptReplicas, adoptedLine } from "./adoption.ts";
 
 export { systemClock, type Clock } from "./clock.ts";
 import { processLog } from "./logs/sink.ts";
@@ -269,6 +270,36 @@ export class AppSupervisor {
     if (running) await this.discard(running);
   }
 
+  /**
+   * After a platform restart, with a driver whose instances outlive it: the instances of `release` still running
+   * what a start would run now become the live release (adoption.ts); the missing ones start. False when none
+   * was adopted: the caller brings the release back (once the driver reaped what was not adopted).
+   */
+  async adopt(release: Release): Promise<boolean> {
+    if (!this.deps.driver.adopt || release.web.kind === "static") return false;
+    const candidate: Candidate = { release, root: null, replicas: [], startedAt: this.deps.clock.now(), envVersion: this.envVersion };
+    const env = await this.deps.envOf(this.app.id);
+    const adopted = await adoptReplicas(range(1, this.wanted), (index) => this.spawn(candidate, index, env, "adopt"), this.deps.stopGraceMs);
+    if (!adopted.length) return false;
+    for (const replica of adopted) candidate.replicas[replica.index - 1] = replica;
+    candidate.replicas.length = this.wanted;
+    const missing = range(1, this.wanted).filter((index) => !candidate.replicas[index - 1]);
+    this.system(adoptedLine(adopted, missing), release);
+    this.promote(candidate);
+    await this.deps.routes.flush();
+    await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
+    for (const index of missing) void this.restartSlot(candidate, index);
+    return true;
+  }
+
+  /** The platform shuts down and its driver leaves the instances running for the next boot: stop looking after them. */
+  detach(): void {
+    this.stopped = true;
+    this.epoch += 1;
+    this.cancelRestarts();
+    this.monitor.stop();
+  }
+
   /** Relaunches a release (platform boot, restart); if it will not start, retries with back-off like a crash. */
   async bringBack(release: Release): Promise<void> {
     if (!this.current) this.crashed = release;
@@ -300,13 +331,19 @@ export class AppSupervisor {
     }
   }
 
-  /** Spawns one instance of the candidate's release, its output logged under its index. */
-  private async spawn(candidate: Candidate, index: number, env?: Record<string, string>): Promise<Replica> {
+  /**
+   * Spawns one instance of the candidate's release, its output logged under its index; with `adopt`, takes the one an
+   * earlier platform left running instead (null: none runs what this start would).
+   */
+  private async spawn(candidate: Candidate, index: number, env?: Record<string, string>, adopt?: "adopt"): Promise<Replica>;
+  private async spawn(candidate: Candidate, index: number, env: Record<string, string>, adopt: "adopt"): Promise<Replica | null>;
+  private async spawn(candidate: Candidate, index: number, env?: Record<string, string>, adopt?: "adopt"): Promise<Replica | null> {
     const release = candidate.release;
     const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: release.deploymentId, instance: index }, () => this.deps.redactorOf(this.app.id));
-    const instance = await this.deps.driver.start({
+    const spec = {
       appKey: this.app.id,
       instanceId: randomUUID(),
+      index,
       workDir: release.dir,
       dataDir: this.deps.dataDirOf(this.app.id),
       argv: release.web.kind === "static" ? [] : release.web.argv,
@@ -314,7 +351,9 @@ export class AppSupervisor {
       limits: this.deps.limits,
       onOutput: log.sink,
       release: releaseRef(this.app.slug, candidate.release.dir),
-    });
+    };
+    const instance = adopt ? await this.deps.driver.adopt?.(spec) : await this.deps.driver.start(spec);
+    if (!instance) return null;
     const replica: Replica = { index, instance, log, startedAt: this.deps.clock.now(), health: "starting", failures: 0 };
     void instance.exited.then((exit) => {
       log.end();

@@ -51,6 +51,7 @@ const connect = (host, port) => new Promise((resolve) => {
 `;
 
 const VICTIM = `require("http").createServer((req, res) => res.end("victim")).listen(process.env.PORT, process.env.HOST);`;
+const ECHO = `process.on("SIGTERM", () => process.exit(0)); require("http").createServer((req, res) => { console.log("request " + req.url); res.end(process.env.GREETING); }).listen(process.env.PORT, process.env.HOST);`;
 const PLATFORM_SECRET = "platform-secret-0c41d7";
 
 interface ProbeResult {
@@ -214,6 +215,32 @@ describe.skipIf(unavailable)(`docker runtime sandbox, probed from inside a conta
     await next.reap();
     expect((await left("orphan")).filter((l) => !l.startsWith("image"))).toEqual([]);
     await orphan.exited;
+  });
+
+  it("lets a restarted platform adopt a web container that runs what it would start, once, and spares it from reap()", async () => {
+    const workDir = makeRelease(dataDir, "kept", { "server.js": ECHO });
+    const spec = { appKey: "kept", instanceId: "kept-1", index: 1, workDir, argv: ["node", "server.js"], env: { GREETING: "hi" }, limits: LIMITS, release: { slug: "kept", deploymentId: "d1" } };
+    const first = await driver.start({ ...spec, onOutput: () => {} });
+    await waitForHttp(`http://${first.target.host}:${first.target.port}/`);
+    const next = await createDockerDriver({ dataDir, allowPartial: false });
+    const output = collectOutput();
+    const adopt = (changes: object) => next.adopt!({ ...spec, instanceId: "unused", onOutput: output.sink, ...changes });
+    // Another env, release, index or limit: not what a start would run now.
+    expect(await adopt({ env: { GREETING: "hello" } })).toBeNull();
+    expect(await adopt({ release: { slug: "kept", deploymentId: "d2" } })).toBeNull();
+    expect(await adopt({ index: 2 })).toBeNull();
+    expect(await adopt({ limits: { ...LIMITS, pids: LIMITS.pids + 1 } })).toBeNull();
+    const adopted = await adopt({});
+    expect(adopted).toMatchObject({ instanceId: "kept-1", target: first.target, pid: first.pid });
+    expect(await adopt({})).toBeNull(); // taken already
+    expect(next.list()).toEqual([adopted]);
+    await next.reap();
+    // Its output from now on reaches the new sink.
+    expect(await waitForHttp(`http://${first.target.host}:${first.target.port}/late`)).toBe("hi");
+    await expect.poll(() => output.text("stdout")).toContain("request /late");
+    await adopted!.stop(1000);
+    expect(await adopted!.exited).toMatchObject({ code: 0 });
+    await next.close();
   });
 
   it("keeps a fork bomb under the pids limit", async () => {

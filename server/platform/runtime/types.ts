@@ -65,6 +65,8 @@ export interface RunResult extends ExitInfo {
 export interface InstanceSpec extends ProcessSpec {
   /** Unique per start; names the instance in logs and in list(). */
   instanceId: string;
+  /** Which instance of the app it is (N of web.N), for drivers that adopt instances after a platform restart. */
+  index?: number;
 }
 
 export interface Instance {
@@ -110,14 +112,21 @@ export interface RuntimeDriver {
   run(spec: RunSpec): Promise<RunResult>;
   /** Starts a long-running instance; resolves once spawned, not once it answers HTTP. */
   start(spec: InstanceSpec): Promise<Instance>;
-  /** The instances this driver started that are still running. */
+  /** The instances this driver started (or adopted) that are still running. */
   list(): Instance[];
-  /** Removes what an earlier platform process left behind (processes, namespaces, cgroups); called at boot. */
+  /**
+   * Drivers whose instances outlive the platform (docker): after a restart, the instance an earlier platform left
+   * running for this app, release and index, if it runs exactly what start(spec) would (same argv, env, limits,
+   * data binding), and no adopt() took it yet. Its output from now on goes to spec.onOutput; its instanceId is the
+   * one it was started with (spec.instanceId is ignored). Null: none, start one. Called at boot, before reap().
+   */
+  adopt?(spec: InstanceSpec & { index: number }): Promise<Instance | null>;
+  /** Removes what an earlier platform process left behind (processes, namespaces, cgroups), except what adopt() took; called at boot. */
   reap(): Promise<void>;
   /** Frees what a release left in the driver (its image) once the engine pruned it; optional. */
   removeRelease?(appKey: string, release: ReleaseRef): Promise<void>;
   /** Frees what an app holds (namespace, cgroup, firewall entries) once its last instance stopped. */
   removeApp(appKey: string): Promise<void>;
-  /** Stops every instance and frees everything. */
+  /** Stops every instance and frees everything; a driver with adopt() leaves its instances running for the next boot. */
   close(): Promise<void>;
 }

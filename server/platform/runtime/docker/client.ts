@@ -16,6 +16,11 @@ export const LABEL = {
   instance: "slipway.instance",
   /** "build", "web", "base" or "release". */
   kind: "slipway.kind",
+  /** Web containers: what a restarted platform matches before it adopts one (fingerprint.ts). */
+  deployment: "slipway.deployment",
+  /** Which instance of the app (N of web.N). */
+  index: "slipway.index",
+  fingerprint: "slipway.fingerprint",
 } as const;
 
 /** A client for DOCKER_HOST: unix:///path, tcp://host:port (http), or the local socket when unset. */

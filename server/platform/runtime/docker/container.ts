@@ -1,6 +1,8 @@
 // One hardened container: created, attached (its output demultiplexed into the sink from the first byte), started,
-// waited for, removed. Shared by builds (the release folder bind-mounted at /app) and instances (the release image).
+// waited for, removed. Shared by builds (the release folder bind-mounted at /app) and instances (the release image);
+// an instance left running by an earlier platform is adopted: attached again, then waited for likewise.
 import os from "node:os";
+import type { Readable } from "node:stream";
 import type Dockerode from "dockerode";
 import type { ExitInfo, OutputSink, SandboxLimits } from "../types.ts";
 import { type Docker, demultiplex, isNotFound } from "./client.ts";
@@ -28,6 +30,8 @@ export interface RunningContainer {
   exited: Promise<ExitInfo>;
   hasExited(): boolean;
   signal(signal: "SIGTERM" | "SIGKILL"): Promise<void>;
+  /** Stops following it (the platform shuts down; the container keeps running): `exited` never settles then. */
+  detach(): void;
 }
 
 /** What every container of an app gets: the sandbox in Engine API terms. */
@@ -70,35 +74,71 @@ export function hardenedConfig(spec: ContainerSpec): Dockerode.ContainerCreateOp
 export async function runContainer(docker: Docker, spec: ContainerSpec): Promise<RunningContainer> {
   const container = await docker.createContainer(hardenedConfig(spec));
   try {
-    const stream = (await container.attach({ stream: true, stdout: true, stderr: true, logs: false })) as NodeJS.ReadableStream;
-    const output = demultiplex(stream as never, spec.onOutput);
-    await container.start();
-    const info = await container.inspect();
-    let done = false;
-    const exited = waitAndRemove(container, output).finally(() => (done = true));
-    return {
-      id: container.id,
-      pid: info.State.Pid,
-      address: info.NetworkSettings.Networks[spec.network]?.IPAddress ?? "",
-      exited,
-      hasExited: () => done,
-      signal: (signal) => container.kill({ signal }).catch(() => {}),
-    };
+    return await follow(container, spec.network, spec.onOutput, () => container.start());
   } catch (error) {
     await container.remove({ force: true }).catch(() => {});
     throw error;
   }
 }
 
-async function waitAndRemove(container: Dockerode.Container, output: Promise<void>): Promise<ExitInfo> {
+/**
+ * A container an earlier platform started and left running (adopted after a restart): its output from now on goes
+ * to the sink (what it wrote while no platform listened is lost); null if it stopped meanwhile.
+ */
+export async function adoptContainer(docker: Docker, id: string, network: string, onOutput: OutputSink): Promise<RunningContainer | null> {
+  const container = docker.getContainer(id);
+  const running = await follow(container, network, onOutput, async () => {}).catch((error: unknown) => {
+    // Gone (404), or no longer running (409: no attach to a stopped container).
+    if (isNotFound(error) || (error as { statusCode?: number })?.statusCode === 409) return null;
+    throw error;
+  });
+  if (running && running.pid === 0) {
+    // It exited between the listing and the attach: not adopted (reap() removes it).
+    running.detach();
+    return null;
+  }
+  return running;
+}
+
+/** Attaches (stream only, no past output), runs `start`, inspects, and waits for the end in the background. */
+async function follow(container: Dockerode.Container, network: string, onOutput: OutputSink, start: () => Promise<unknown>): Promise<RunningContainer> {
+  const stream = (await container.attach({ stream: true, stdout: true, stderr: true, logs: false })) as unknown as Readable;
+  try {
+    const output = demultiplex(stream, onOutput);
+    await start();
+    const info = await container.inspect();
+    const detached = new AbortController();
+    let done = false;
+    const exited = waitAndRemove(container, output, detached.signal).finally(() => (done = true));
+    return {
+      id: container.id,
+      pid: info.State.Running ? info.State.Pid : 0,
+      address: info.NetworkSettings.Networks[network]?.IPAddress ?? "",
+      exited,
+      hasExited: () => done,
+      signal: (signal) => container.kill({ signal }).catch(() => {}),
+      detach: () => {
+        detached.abort();
+        stream.destroy();
+      },
+    };
+  } catch (error) {
+    stream.destroy();
+    throw error;
+  }
+}
+
+/** Settles once the container exited and was removed; never when detached (the container outlives this platform). */
+async function waitAndRemove(container: Dockerode.Container, output: Promise<void>, detached: AbortSignal): Promise<ExitInfo> {
   let exit: ExitInfo = { code: null, signal: null };
   try {
-    const { StatusCode } = (await container.wait()) as { StatusCode: number };
+    const { StatusCode } = (await container.wait({ abortSignal: detached })) as { StatusCode: number };
     const state = (await container.inspect()).State;
     exit = { ...codeToExit(StatusCode), oomKilled: state.OOMKilled };
     // The attach stream ends with the container; give it a moment to deliver the last bytes.
     await Promise.race([output, new Promise((resolve) => setTimeout(resolve, 2000))]);
   } catch (error) {
+    if (detached.aborted) return new Promise<ExitInfo>(() => {});
     if (!isNotFound(error)) throw error;
   }
   await container.remove({ force: true }).catch(() => {});

@@ -1,17 +1,18 @@
 // The docker runtime driver: builds run in a container from the base image with the release folder bind-mounted
 // at /app (so the platform must run on the Docker host); each instance is a container of the release's own image
 // on the app's network, reached by the router at its address there. Containers carry labels (platform, app,
-// instance): reap() removes what a platform with the same DATA_DIR left behind.
+// instance, and for web containers what adopt() matches): a restarted platform with the same DATA_DIR adopts the
+// web containers that run what it would start, and reap() removes the rest. close() leaves web containers running.
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import path from "node:path";
 import { SandboxUnavailableError } from "../errors.ts";
 import type { Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { prepareWorkDir } from "../local/workdir.ts";
 import { APP_USER, ensureBaseImage } from "./base-image.ts";
 import { type Docker, LABEL, createDockerClient, pingDocker, platformId } from "./client.ts";
-import { type RunningContainer, runContainer } from "./container.ts";
-import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, removeNetwork, setupFirewall } from "./network.ts";
+import { type RunningContainer, adoptContainer, runContainer } from "./container.ts";
+import { adoptionLabels, releaseOf } from "./fingerprint.ts";
+import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, networkName, removeNetwork, setupFirewall } from "./network.ts";
 import { probeDocker, type DockerEnforcement } from "./probe.ts";
 import { ensureReleaseImage, removeAppImages, removeReleaseImage } from "./release-image.ts";
 
@@ -49,7 +50,18 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
 
 interface Running {
   appKey: string;
+  kind: "build" | "web";
   container: RunningContainer;
+}
+
+interface LaunchOptions {
+  kind: "build" | "web";
+  image: string;
+  binds: [string, string][];
+  /** What the platform sets for every container of this kind (HOME, PORT). */
+  runtimeEnv: Record<string, string>;
+  instanceId?: string;
+  labels?: Record<string, string>;
 }
 
 class DockerDriver implements RuntimeDriver {
@@ -84,7 +96,7 @@ class DockerDriver implements RuntimeDriver {
     this.refuseUnlessAllowed();
     if (spec.signal?.aborted) return { code: null, signal: null, timedOut: false, aborted: true };
     const workDir = await prepareWorkDir(spec.workDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
-    const running = await this.launch(spec, "build", this.baseImage, [[workDir, "/app"]], { HOME: "/app" });
+    const running = await this.launch(spec, { kind: "build", image: this.baseImage, binds: [[workDir, "/app"]], runtimeEnv: { HOME: "/app" } });
     let timedOut = false;
     let aborted = false;
     const timer = setTimeout(() => {
@@ -113,29 +125,46 @@ class DockerDriver implements RuntimeDriver {
       await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
       binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
-    const running = await this.launch(spec, "web", image, binds, { HOME: "/tmp", PORT: String(APP_PORT) }, spec.instanceId);
-    const { container } = running;
-    const exited = container.exited.finally(() => this.instances.delete(instance));
-    const instance: Instance = {
-      instanceId: spec.instanceId,
-      appKey: spec.appKey,
-      pid: container.pid,
-      target: { host: container.address, port: APP_PORT },
-      exited,
-      stop: (graceMs = this.graceMs) => this.stop(container, graceMs),
-    };
-    this.instances.add(instance);
-    return instance;
+    const labels = adoptionLabels(spec, DATA_PATH);
+    const running = await this.launch(spec, { kind: "web", image, binds, runtimeEnv: { HOME: "/tmp", PORT: String(APP_PORT) }, instanceId: spec.instanceId, labels });
+    return this.track(spec.appKey, spec.instanceId, running.container);
+  }
+
+  async adopt(spec: InstanceSpec & { index: number }): Promise<Instance | null> {
+    const { [LABEL.deployment]: deployment, [LABEL.fingerprint]: fingerprint } = adoptionLabels(spec, DATA_PATH);
+    const match = [`${LABEL.platform}=${this.platform}`, `${LABEL.app}=${spec.appKey}`, `${LABEL.kind}=web`, `${LABEL.deployment}=${deployment}`, `${LABEL.index}=${spec.index}`, `${LABEL.fingerprint}=${fingerprint}`];
+    const taken = new Set([...this.running].map((r) => r.container.id));
+    const found = await this.docker.listContainers({ filters: JSON.stringify({ label: match, status: ["running"] }) });
+    for (const candidate of found.filter((c) => !taken.has(c.Id))) {
+      const network = networkName(spec.appKey);
+      const container = await adoptContainer(this.docker, candidate.Id, network, spec.onOutput);
+      if (!container) continue;
+      if (!this.networks.has(spec.appKey)) this.networks.set(spec.appKey, Promise.resolve(network));
+      this.keep({ appKey: spec.appKey, kind: "web", container });
+      return this.track(spec.appKey, candidate.Labels[LABEL.instance] ?? spec.instanceId, container);
+    }
+    return null;
   }
 
   list(): Instance[] {
     return [...this.instances];
   }
 
+  /**
+   * Removes the containers (builds and web) and bridge networks of this DATA_DIR, except what adopt() took. Never a
+   * Swarm task or overlay network (RUNTIME=swarm runs its builds through this driver): its orchestrator adopts those.
+   */
   async reap(): Promise<void> {
-    const filters = JSON.stringify({ label: [`${LABEL.platform}=${this.platform}`] });
-    for (const c of await this.docker.listContainers({ all: true, filters })) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
-    for (const n of await this.docker.listNetworks({ filters })) await removeNetwork(this.docker, n.Id).catch(() => {});
+    const ours = `${LABEL.platform}=${this.platform}`;
+    const adopted = new Set([...this.running].map((r) => r.container.id));
+    for (const c of await this.docker.listContainers({ all: true, filters: JSON.stringify({ label: [ours] }) })) {
+      // A Swarm task has the labels of its image (kind "release") and of its service, not a kind of ours.
+      const kind = c.Labels[LABEL.kind];
+      if ((kind === "build" || kind === "web") && !adopted.has(c.Id)) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+    }
+    for (const n of await this.docker.listNetworks({ filters: JSON.stringify({ label: [ours], scope: ["local"] }) })) {
+      if (!this.networks.has(n.Labels?.[LABEL.app] ?? "")) await removeNetwork(this.docker, n.Id).catch(() => {});
+    }
   }
 
   async removeRelease(appKey: string, release: ReleaseRef): Promise<void> {
@@ -149,10 +178,23 @@ class DockerDriver implements RuntimeDriver {
     await removeAppImages(this.docker, { [LABEL.platform]: this.platform, [LABEL.app]: appKey });
   }
 
-  /** Stops every container; images stay for the next start, networks go (recreated on demand). */
+  /**
+   * Stops the builds; web containers keep running, and their networks (the next boot adopts them). Images stay for
+   * the next start; the networks of apps with no web container go (recreated on demand).
+   */
   async close(): Promise<void> {
-    const apps = new Set([...this.running].map((r) => r.appKey).concat([...this.networks.keys()]));
-    await Promise.all([...apps].map((key) => this.stopApp(key)));
+    const web = [...this.running].filter((r) => r.kind === "web");
+    for (const r of web) r.container.detach();
+    const builds = [...this.running].filter((r) => r.kind === "build");
+    await Promise.all(builds.map((r) => r.container.signal("SIGKILL").then(() => r.container.exited)));
+    this.instances.clear();
+    this.running.clear();
+    const kept = new Set(web.map((r) => r.appKey));
+    for (const [appKey, network] of this.networks) {
+      if (kept.has(appKey)) continue;
+      this.networks.delete(appKey);
+      await removeNetwork(this.docker, await network.catch(() => "")).catch(() => {});
+    }
   }
 
   private async stopApp(appKey: string): Promise<void> {
@@ -183,7 +225,7 @@ class DockerDriver implements RuntimeDriver {
   }
 
   private releaseImage(spec: InstanceSpec): Promise<string> {
-    const release = spec.release ?? { slug: spec.appKey, deploymentId: path.basename(spec.workDir) };
+    const release = releaseOf(spec);
     const key = `${spec.appKey}/${release.deploymentId}`;
     let pending = this.images.get(key);
     if (!pending) {
@@ -200,7 +242,8 @@ class DockerDriver implements RuntimeDriver {
     return pending;
   }
 
-  private async launch(spec: ProcessSpec, kind: "build" | "web", image: string, binds: [string, string][], runtimeEnv: Record<string, string>, instanceId: string = randomUUID()): Promise<Running> {
+  private async launch(spec: ProcessSpec, how: LaunchOptions): Promise<Running> {
+    const { kind, image, binds, runtimeEnv, instanceId = randomUUID() } = how;
     const env = { PATH: "/usr/bin:/bin", HOST: "0.0.0.0", ...runtimeEnv, ...spec.env, ...(runtimeEnv.PORT ? { PORT: runtimeEnv.PORT } : {}) };
     const create = async () =>
       runContainer(this.docker, {
@@ -208,7 +251,7 @@ class DockerDriver implements RuntimeDriver {
         image,
         argv: spec.argv,
         env,
-        labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
+        labels: { ...how.labels, [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },
         network: await this.network(spec.appKey),
         limits: spec.limits,
         binds,
@@ -220,10 +263,28 @@ class DockerDriver implements RuntimeDriver {
       this.networks.delete(spec.appKey);
       return create();
     });
-    const running = { appKey: spec.appKey, container };
+    return this.keep({ appKey: spec.appKey, kind, container });
+  }
+
+  private keep(running: Running): Running {
     this.running.add(running);
-    void container.exited.finally(() => this.running.delete(running)).catch(() => {});
+    void running.container.exited.finally(() => this.running.delete(running)).catch(() => {});
     return running;
+  }
+
+  /** The Instance of a web container, started or adopted. */
+  private track(appKey: string, instanceId: string, container: RunningContainer): Instance {
+    const exited = container.exited.finally(() => this.instances.delete(instance));
+    const instance: Instance = {
+      instanceId,
+      appKey,
+      pid: container.pid,
+      target: { host: container.address, port: APP_PORT },
+      exited,
+      stop: (graceMs = this.graceMs) => this.stop(container, graceMs),
+    };
+    this.instances.add(instance);
+    return instance;
   }
 
   private async stop(container: RunningContainer, graceMs: number): Promise<void> {
