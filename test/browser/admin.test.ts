@@ -90,6 +90,98 @@ describe("admin console", () => {
   });
 });
 
+describe("a user's limit requests, a page at a time", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  });
+  afterAll(() => server?.close());
+
+  it("a user's own limit requests: Load more appends the older ones; a new request starts the list again from the top", async () => {
+    const { user, userAccount } = await accounts(server);
+    // 11 decided requests, a minute apart, oldest first.
+    const start = Date.now() - 60 * 60_000;
+    await server.slipway.platform.db.quotaRequest.createMany({
+      data: Array.from({ length: 11 }, (_, i) => ({
+        userId: userAccount.user.id,
+        maxApps: 10 + i,
+        reason: `Request ${i}`,
+        status: "DENIED" as const,
+        decisionReason: `No ${i}`,
+        createdAt: new Date(start + i * 60_000),
+        decidedAt: new Date(start + i * 60_000 + 1000),
+      })),
+    });
+    const oldest = await server.slipway.platform.db.quotaRequest.findFirstOrThrow({ where: { userId: userAccount.user.id, reason: "Request 0" } });
+
+    const page = await pageAs(server, user);
+    await page.goto("/account");
+    const requests = page.getByTestId("quota-request");
+    const more = page.getByRole("button", { name: "Load 10 more requests" });
+    await more.waitFor();
+    expect(await requests.count()).toBe(10);
+    expect(await page.getByText("Reason: No 0", { exact: true }).count()).toBe(0);
+
+    await more.click();
+    await more.waitFor({ state: "detached" });
+    expect(await requests.count()).toBe(11);
+    expect(await requests.last().innerText()).toContain("Reason: No 0");
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`quota-request-${oldest.id}`);
+
+    // The viewer subscription brings the new request: the list is its first page again, the new one on top.
+    await page.getByRole("button", { name: "Request more" }).click();
+    await page.getByLabel("Apps", { exact: true }).fill("30");
+    await page.getByLabel("Why you need them").fill("One more");
+    await page.getByRole("button", { name: "Send request" }).click();
+    await requests.first().getByText("Waiting").waitFor();
+    await more.waitFor();
+    expect(await requests.count()).toBe(10);
+  });
+
+});
+
+// Its own server: the count of pending requests is the test's.
+describe("the admin's limit requests, a page at a time", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  });
+  afterAll(() => server?.close());
+
+  it("pending limit requests, oldest first: Load more appends the newer ones; a decision reloads the first page", async () => {
+    const { boss } = await accounts(server);
+    const ids: string[] = [];
+    for (let i = 0; i < 41; i++) {
+      const asker = new Client(server.url);
+      await asker.signup();
+      const res = await asker.post("/api/quota/requests", { limits: { maxApps: 6 }, reason: `Demo ${i}` });
+      expect(res.status).toBe(201);
+      ids.push(res.body.id);
+    }
+    const page = await pageAs(server, boss);
+    await page.goto("/admin");
+    const requests = page.getByTestId("limit-request");
+    const more = page.getByRole("button", { name: "Load 40 more requests" });
+    await more.waitFor();
+    expect(await requests.evaluateAll((lis) => lis.map((li) => li.id))).toEqual(ids.slice(0, 40).map((id) => `limit-request-${id}`));
+
+    await more.click();
+    await more.waitFor({ state: "detached" });
+    expect(await requests.count()).toBe(41);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`limit-request-${ids[40]}`);
+
+    // Approving the newest (on the second page) reloads the first page: 40, a whole page, so the button is back;
+    // the next page is empty, the button goes and the focus stays in the list, on its last request.
+    await requests.last().getByRole("button", { name: "Approve as asked" }).click();
+    await more.waitFor();
+    expect(await requests.count()).toBe(40);
+    await more.click();
+    await more.waitFor({ state: "detached" });
+    expect(await requests.count()).toBe(40);
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`limit-request-${ids[39]}`);
+  });
+});
+
 describe("approvals", () => {
   let server: TestServer;
   beforeAll(async () => {

@@ -99,6 +99,41 @@ describe("the CDN page", () => {
     await expect.poll(() => storage.innerText()).toMatch(/16 B of 100 MiB used/);
   });
 
+  it("lists 100 files, and Load more appends the rest, moves the focus to the first of them and goes away", async () => {
+    const page = await signUp(await newContext());
+    // 102 files, oldest first: f-000.txt … f-101.txt.
+    const names = Array.from({ length: 102 }, (_, i) => `f-${String(i).padStart(3, "0")}.txt`);
+    const ids: string[] = [];
+    for (const name of names) {
+      const res = await page.request.post("/api/cdn", { multipart: { file: { name, mimeType: "text/plain", buffer: Buffer.from(name) } }, headers: { origin: server.url } });
+      expect(res.status()).toBe(201);
+      ids.push((await res.json()).id);
+    }
+    await page.goto("/cdn");
+    const files = page.getByRole("region", { name: "Files" });
+    const rows = files.locator("tbody tr");
+    const more = files.getByRole("button", { name: "Load 100 more files" });
+    await more.waitFor();
+    expect(await rows.count()).toBe(100);
+    expect(await files.getByRole("row", { name: /f-001\.txt/ }).count()).toBe(0);
+
+    await more.click();
+    await more.waitFor({ state: "detached" });
+    expect(await rows.count()).toBe(102);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.id))).toEqual(ids.toReversed().map((id) => `file-${id}`));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`file-${ids[1]}`);
+
+    // A file of the second page can be deleted; the list then starts again from the first page.
+    await files.getByRole("button", { name: "Delete f-000.txt" }).click();
+    await page.getByRole("alertdialog", { name: "Delete f-000.txt?" }).getByRole("button", { name: "Delete file" }).click();
+    await more.waitFor();
+    expect(await rows.count()).toBe(100);
+    await more.click();
+    await more.waitFor({ state: "detached" });
+    expect(await rows.count()).toBe(101);
+    expect(await files.getByRole("row", { name: /f-000\.txt/ }).count()).toBe(0);
+  });
+
   it("says why an upload is refused: larger than the upload limit", async () => {
     const context = await newContext();
     const page = await signUp(context);

@@ -104,3 +104,42 @@ describe("databases panel", () => {
     expect(await panel.getByRole("listitem").count()).toBe(1);
   });
 });
+
+describe("a database's backups, a page at a time", () => {
+  it("shows the 10 newest, and Load more appends the older ones, moves the focus to the first of them and goes away", async () => {
+    const page = await signUp();
+    const slug = `dbmore-${process.pid}`;
+    const headers = { origin: server.url };
+    expect((await page.request.post("/api/apps", { data: { slug }, headers })).status()).toBe(201);
+    const created = await page.request.post(`/api/apps/${slug}/resources`, { data: { type: "sqlite", name: "notes" }, headers });
+    expect(created.status()).toBe(201);
+    const { id } = await created.json();
+    for (let i = 0; i < 12; i++) expect((await page.request.post(`/api/resources/${id}/backups`, { headers })).status()).toBe(201);
+    const newestFirst: { id: string }[] = await (await page.request.get(`/api/resources/${id}/backups`)).json();
+    expect(newestFirst).toHaveLength(12);
+
+    await page.goto(`/apps/${slug}`);
+    const database = page.getByRole("listitem", { name: "Database notes" });
+    const rows = database.getByTestId("backup-row");
+    const more = database.getByRole("button", { name: "Load 10 more backups of notes" });
+    await more.waitFor();
+    expect(await rows.count()).toBe(10);
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.id))).toEqual(newestFirst.slice(0, 10).map((b) => `backup-${b.id}`));
+
+    await more.focus();
+    await page.keyboard.press("Enter");
+    await more.waitFor({ state: "detached" });
+    expect(await rows.evaluateAll((trs) => trs.map((tr) => tr.id))).toEqual(newestFirst.map((b) => `backup-${b.id}`));
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe(`backup-${newestFirst[10].id}`);
+
+    // The oldest backup can be downloaded from the page.
+    const download = page.waitForEvent("download");
+    await rows.last().getByRole("link", { name: /^Download/ }).click();
+    expect(fs.statSync(await (await download).path()).size).toBeGreaterThan(0);
+
+    // Backing up again reloads the first page: the 10 newest, the button back.
+    await database.getByRole("button", { name: "Back up now notes" }).click();
+    await more.waitFor();
+    expect(await rows.count()).toBe(10);
+  });
+});

@@ -1,6 +1,7 @@
 // Every page of the dashboard with something on it, for the tests that look at them all (phone widths,
-// accessibility): an account with an app, a CDN file, an OAuth client and an authorized app, an administrator,
-// and the address and heading of each page as a visitor, the user or the administrator sees it.
+// accessibility): an account with an app, a CDN file, an OAuth client and an authorized app, more limit requests
+// than a page shows (the list ends with "Load more"), an administrator, and the address and heading of each page
+// as a visitor, the user or the administrator sees it. No database: the account page keeps an empty quota bar.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
 import { Client, uniqueName } from "./client.ts";
 import type { TestServer } from "./server.ts";
@@ -30,9 +31,13 @@ async function ok(what: string, answer: Promise<{ status: number; body: unknown 
 
 export async function seedDashboard(server: TestServer): Promise<Seeded> {
   const user = new Client(server.url);
-  await user.signup();
+  const account = await user.signup();
   const appSlug = `phone${uniqueName("").replace(/[^a-z0-9]/g, "").slice(-20)}`;
   await ok("create app", user.post("/api/apps", { slug: appSlug, description: "A demo app with a long description to wrap" }));
+  // One more than a page of limit requests.
+  await server.slipway.platform.db.quotaRequest.createMany({
+    data: Array.from({ length: 11 }, (_, i) => ({ userId: account.user.id, maxApps: 10 + i, reason: "A workshop", status: "DENIED" as const, decisionReason: "Not now" })),
+  });
   const redirectUri = "https://client.example.com/a/very/long/callback/path/for/the/client";
   const oauthClient = await ok(
     "create OAuth client",

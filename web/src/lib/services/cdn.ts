@@ -1,5 +1,6 @@
 // CDN files: uploading (to the REST upload route, for its progress: the file streams into storage) and
 // deleting. Each function says how it went (a toast, or a Problem for the page to show) and reloads the page.
+// Also the further pages of the list.
 import { invalidate } from "$app/navigation";
 import { formatBytes } from "$lib/format";
 import { graphql } from "$lib/gql";
@@ -10,6 +11,18 @@ import { toast } from "./toast.svelte";
 
 /** The CDN page's load depends on this. */
 export const CDN_DEPENDENCY = "app:cdn";
+
+/** The page size: `files(first: 100)` here and in the CDN page's load. */
+export const FILES_PAGE = 100;
+
+const FilesPageQuery = graphql(`
+  query CdnFilesPage($after: String!) {
+    files(after: $after, first: 100) {
+      id
+      ...FileList_file
+    }
+  }
+`);
 
 const DeleteMutation = graphql(`
   mutation DeleteFile($id: ID!) {
@@ -62,6 +75,14 @@ export async function deleteFile(file: { id: string; name: string }): Promise<Ou
   toast.success(`Deleted ${file.name}. Its address no longer answers.`);
   await invalidate(CDN_DEPENDENCY);
   return done;
+}
+
+/** The page of files after the one with the id `after`; null (and an error toast) when it cannot load. */
+export async function filesPage(after: string) {
+  const result = await graphqlClient().query(FilesPageQuery, { after }, { requestPolicy: "network-only" }).toPromise();
+  if (result.data) return result.data.files;
+  failed(problemFrom(result.error), "Could not load more files.");
+  return null;
 }
 
 /** Copies `text`; false when the page may not use the clipboard (plain http on a LAN address). */

@@ -1,6 +1,6 @@
 // An app's databases: provisioning, revealing the connection URL, deleting, backing up now and restoring a
 // backup. Each function runs one operation, says how it went (a toast, or a Problem for the form) and
-// reloads the app page's data.
+// reloads the app page's data. Also the further pages of a database's backups.
 import { invalidate } from "$app/navigation";
 import { graphql } from "$lib/gql";
 import { graphqlClient } from "$lib/graphql/client";
@@ -31,6 +31,15 @@ const DeleteMutation = graphql(`
 const RevealQuery = graphql(`
   query RevealDatabaseUrl($id: ID!) {
     revealResourceUrl(id: $id)
+  }
+`);
+
+const BackupsPageQuery = graphql(`
+  query DatabaseBackupsPage($id: ID!, $after: String!) {
+    resourceBackups(id: $id, after: $after, first: 10) {
+      id
+      ...BackupList_backup
+    }
   }
 `);
 
@@ -79,6 +88,14 @@ export async function revealDatabaseUrl(id: string): Promise<Outcome<string>> {
   const result = await graphqlClient().query(RevealQuery, { id }, { requestPolicy: "network-only" }).toPromise();
   if (!result.data) return failed(problemFrom(result.error), "Could not show the URL.");
   return { ok: true, value: result.data.revealResourceUrl };
+}
+
+/** The page of backups after the one with the id `after`; null (and an error toast) when it cannot load. */
+export async function backupsPage(id: string, after: string) {
+  const result = await graphqlClient().query(BackupsPageQuery, { id, after }, { requestPolicy: "network-only" }).toPromise();
+  if (result.data) return result.data.resourceBackups;
+  failed(problemFrom(result.error), "Could not load more backups.");
+  return null;
 }
 
 export async function backupDatabase(id: string, name: string): Promise<Outcome> {
