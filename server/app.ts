@@ -47,6 +47,8 @@ export interface SlipwayOptions {
 
 /** How often the edge is checked for Slipway's configuration (a restarted Caddy converges within this). */
 const EDGE_CHECK_MS = 5_000;
+/** How long a stopping server waits for requests under way before it cuts their connections. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Until the platform exists (nothing listens yet then). */
 const NO_APPS: RouteTable = { lookup: () => ({ kind: "unknown" }) };
@@ -76,6 +78,13 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     // Behind the edge every request comes from Caddy: its X-Forwarded-For (which Caddy sets, never passing a
     // client's on) names the client, for sign-in throttling and audit records. Without an edge nothing is trusted.
     trustProxy: config.edge ? [...new Set(["127.0.0.1", "::1", dialable(config.host)])] : false,
+  });
+  // A graceful stop lets requests under way finish, but not for ever: a client holding a request open (a
+  // streamed download, a slow upload) would hold the stop for as long as it likes. Past the grace, it is cut.
+  app.addHook("preClose", (done) => {
+    const cut = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    app.server.once("close", () => clearTimeout(cut));
+    done();
   });
   const platform = await createPlatform(config, app.log);
   platformRef = platform;

@@ -189,7 +189,9 @@ export async function registerGraphQL(app: FastifyInstance, platform: Platform, 
     wss,
   );
 
-  app.addHook("onClose", async () => {
+  // Before the server waits for its connections to end: an open WebSocket is one of them, and would hold the
+  // close until its client leaves.
+  app.addHook("preClose", async () => {
     for (const client of wss.clients) client.terminate();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });
