@@ -67,13 +67,28 @@ export function slotOf(address: string): number {
  * beside this one) has claimed the freed slot since, since its namespace and veth are then its own.
  */
 export function leftoversOf(slot: number, dataDir: string): string[] {
-  try {
-    const owner = JSON.parse(readFileSync(`/run/slipway/slots/${slot}`, "utf8")) as { dataDir?: string };
-    if (owner.dataDir !== dataDir) return [];
-  } catch {
-    // no claim (or one being written): check everything
+  if (claimedByAnother(slot, dataDir)) return [];
+  const found = leftovers(slot);
+  // Another platform (a test file running in parallel) may have claimed the freed slot while we looked.
+  return found.length > 0 && claimedByAnother(slot, dataDir) ? [] : found;
+}
+
+/** Whether the slot's claim names another DATA_DIR (or is being written by another claimant: ours was removed). */
+function claimedByAnother(slot: number, dataDir: string): boolean {
+  for (let attempt = 0; attempt < 10; attempt++) {
+    let text: string;
+    try {
+      text = readFileSync(`/run/slipway/slots/${slot}`, "utf8");
+    } catch {
+      return false; // no claim
+    }
+    try {
+      return (JSON.parse(text) as { dataDir?: string }).dataDir !== dataDir;
+    } catch {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50); // being written: read it again
+    }
   }
-  return leftovers(slot);
+  return true;
 }
 
 /** Everything of a slot still on the host: namespace, veth, cgroups, firewall mentions (the range and the shared service address aside), claim. */
