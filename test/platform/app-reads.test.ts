@@ -1,6 +1,7 @@
 // The app list's prepared SQL (db/app-reads.ts) answers exactly what Prisma's findMany answers, on SQLite and
 // (TEST_DATABASE=postgres) PostgreSQL: every column, its type, the order.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSql } from "../../server/db/sql.ts";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
@@ -44,5 +45,61 @@ describe("the app list through prepared SQL", () => {
     const { user } = await other.signup();
     expect(await server.slipway.platform.services.apps.list(user.id, { first: 50 })).toEqual([]);
     expect((await other.get("/api/apps")).body).toEqual([]);
+  });
+
+  describe("the first page kept between reads", () => {
+    it("answers the same rows while nothing changed, and every change at once, whoever made it", async () => {
+      const client = new Client(server.url);
+      const { user } = await client.signup();
+      const { apps } = server.slipway.platform.services;
+      const db = server.slipway.platform.db;
+      const slugs = [0, 1, 2].map((i) => `kept-${i}-${user.id.slice(-6)}`);
+      for (const slug of slugs) expect((await client.post("/api/apps", { slug })).status).toBe(201);
+      const fresh = () => db.app.findMany({ where: { ownerId: user.id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: 50 });
+
+      const first = await apps.list(user.id, { first: 50 });
+      expect(first).toEqual(await fresh());
+      // Kept: the very same rows, frozen so that no caller can change what the next one reads.
+      expect(await apps.list(user.id, { first: 50 })).toBe(first);
+      expect(Object.isFrozen(first[0])).toBe(true);
+
+      // Through Prisma (the service's own writes).
+      await db.app.update({ where: { slug: slugs[1] }, data: { status: "STOPPED" } });
+      const afterPrisma = await apps.list(user.id, { first: 50 });
+      expect(afterPrisma).not.toBe(first);
+      expect(afterPrisma).toEqual(await fresh());
+      expect(afterPrisma.find((app) => app.slug === slugs[1])?.status).toBe("STOPPED");
+
+      // Through another connection, as another instance or an operator's SQL would: the database's triggers count it.
+      const other = createSql(server.slipway.platform.config.databaseUrl);
+      try {
+        await other.chain([{ query: `UPDATE "App" SET "status" = ? WHERE "slug" = ?`, params: ["CRASHED", slugs[2]] }]);
+        expect((await apps.list(user.id, { first: 50 })).find((app) => app.slug === slugs[2])?.status).toBe("CRASHED");
+        await other.chain([{ query: `DELETE FROM "App" WHERE "slug" = ?`, params: [slugs[0]] }]);
+        expect((await apps.list(user.id, { first: 50 })).map((app) => app.slug)).toEqual([slugs[2], slugs[1]]);
+      } finally {
+        await other.close();
+      }
+
+      // A new app, a smaller page, and REST reading the same list.
+      expect((await client.post("/api/apps", { slug: `kept-3-${user.id.slice(-6)}` })).status).toBe(201);
+      expect(await apps.list(user.id, { first: 50 })).toEqual(await fresh());
+      expect(await apps.list(user.id, { first: 1 })).toEqual((await fresh()).slice(0, 1));
+      expect((await client.get("/api/apps")).body.map((app: { slug: string; status: string }) => [app.slug, app.status])).toEqual(
+        (await fresh()).map((app) => [app.slug, app.status]),
+      );
+    });
+
+    it("never mixes owners: one owner's change leaves another's copy, and each sees only its own apps", async () => {
+      const [a, b] = [new Client(server.url), new Client(server.url)];
+      const [{ user: ua }, { user: ub }] = [await a.signup(), await b.signup()];
+      expect((await a.post("/api/apps", { slug: `mine-a-${ua.id.slice(-6)}` })).status).toBe(201);
+      expect((await b.post("/api/apps", { slug: `mine-b-${ub.id.slice(-6)}` })).status).toBe(201);
+      const { apps } = server.slipway.platform.services;
+      const keptB = await apps.list(ub.id, { first: 50 });
+      await server.slipway.platform.db.app.updateMany({ where: { ownerId: ua.id }, data: { status: "STOPPED" } });
+      expect(await apps.list(ub.id, { first: 50 })).toBe(keptB);
+      expect((await apps.list(ua.id, { first: 50 })).map((app) => [app.slug, app.status])).toEqual([[`mine-a-${ua.id.slice(-6)}`, "STOPPED"]]);
+    });
   });
 });
