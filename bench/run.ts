@@ -1,13 +1,13 @@
 // `npm run bench`: runs the selected suites (bench/suites) and writes bench/RESULTS.md. See lib/cli.ts.
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parsePlan, USAGE } from "./lib/cli.ts";
 import { measure } from "./lib/load.ts";
+import { BENCH_DIR } from "./lib/paths.ts";
 import { section, table, writeSection } from "./lib/report.ts";
 import type { LoadOptions, Measurement, Row, Scenario, Suite } from "./lib/types.ts";
 import { suites } from "./suites/index.ts";
 
-const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "RESULTS.md");
+const RESULTS_FILE = path.join(BENCH_DIR, "RESULTS.md");
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);

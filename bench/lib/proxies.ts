@@ -6,8 +6,8 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import Fastify from "fastify";
+import { BENCH_DIR } from "./paths.ts";
 import { appHandler } from "../../server/platform/edge/caddy.ts";
 import { startUpstreamDns } from "../../server/platform/edge/caddy-dns.ts";
 
@@ -16,7 +16,7 @@ export interface Running {
   close(): Promise<void>;
 }
 
-const OK_APP = path.join(path.dirname(fileURLToPath(import.meta.url)), "ok-app.mjs");
+const OK_APP = path.join(BENCH_DIR, "lib/ok-app.mjs");
 
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();

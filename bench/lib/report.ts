@@ -36,6 +36,9 @@ export function machine(): string {
   return `${os.availableParallelism()} CPUs (\`nproc\`), ${cpu}, Node ${process.version}, ${os.platform()} ${os.release()}`;
 }
 
+/** Whether this process runs the tsc output (npm run bench) rather than the sources through tsx. */
+const compiled = () => import.meta.url.endsWith(".js");
+
 export function section(suite: Suite, prepared: PreparedSuite, rows: Row[], info: RunInfo): string {
   const scenarios = rows.map((r) => `\`${r.scenario.name}\``).join(", ");
   return [
@@ -43,6 +46,7 @@ export function section(suite: Suite, prepared: PreparedSuite, rows: Row[], info
     "",
     `- Run: ${info.date.toISOString().slice(0, 16).replace("T", " ")} UTC, \`${info.command}\``,
     `- Machine: ${machine()}`,
+    `- Code: ${compiled() ? "compiled by tsc (\`dist-bench/\`), as \`npm start\` runs \`dist/\`" : "run from its TypeScript sources through tsx (esbuild with \`keepNames\`: every function created per request also gets its name set, which the compiled build does not do)"}`,
     `- Load: autocannon, ${info.connections} connections, ${info.durationSeconds} s per scenario after a ${info.warmupSeconds} s warm-up, ` +
       `scenarios ${scenarios} one after another` +
       (info.rounds > 1 ? `, ${info.rounds} rounds (medians; each ratio against the baseline of its own round)` : "") +

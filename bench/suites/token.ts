@@ -4,15 +4,15 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { OIDC_CLIENT, startOidcProvider } from "../lib/oidc-provider.ts";
 import { sqliteAdapter } from "../lib/oidc-sqlite-adapter.ts";
+import { BENCH_DIR } from "../lib/paths.ts";
 import { signUp, startSlipway } from "../lib/slipway.ts";
 import { issueRefreshToken, registerClient } from "../lib/slipway-oauth.ts";
 import type { LoadOptions, PreparedSuite, Row, Suite, Target } from "../lib/types.ts";
 import { COLUMNS_EXPLAINED } from "./me.ts";
 
-const CHAIN = path.join(path.dirname(fileURLToPath(import.meta.url)), "../lib/refresh-chain");
+const CHAIN = path.join(BENCH_DIR, "lib/refresh-chain");
 const TARGET_RATIO = 1.5;
 
 /** A refresh-grant load against `tokenUrl`, seeded with one fresh refresh token per connection. */
