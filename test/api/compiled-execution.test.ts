@@ -2,6 +2,7 @@
 // graphql-jit refuses (or GRAPHQL_JIT=false) runs through graphql-js with the same answers.
 import { parse } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UnauthenticatedError } from "../../server/errors.ts";
 import { compileOperation } from "../../server/graphql/compiled.ts";
 import { schema } from "../../server/graphql/schema/index.ts";
 import { compileRoutes } from "../../server/rest/adapter.ts";
@@ -22,6 +23,25 @@ describe("compiling", () => {
     const named = compileOperation(schema, parse(`query A { __typename } query B { __typename }`), "B");
     expect(named.compiled).toBe(true);
     expect(await named.run({}, {})).toEqual({ data: { __typename: "Query" } });
+  });
+
+  // Pothos caches the scopes per context; each run drops that cache (see forgetScopes), so a context whose
+  // viewer changed between two runs is judged by its viewer now.
+  it.each([true, false])("evaluates the auth scopes again on every run with the same context (jit: %s)", async (jit) => {
+    const operation = compileOperation(schema, parse(`{ viewer { __typename } }`), null, { jit });
+    const context = {
+      viewer: {
+        user: { id: "u1", name: "Ada", email: "ada@example.com", role: "USER", status: "ACTIVE" },
+        scopes: new Set(["read:user"]),
+        requestsPerMinute: 120,
+        via: { kind: "session", sessionId: "s1" },
+      } as unknown,
+      services: { accounts: { user: async () => ({}), quotaOf: async () => ({}) } },
+    };
+    expect(await operation.run({}, context)).toEqual({ data: { viewer: { __typename: "Viewer" } } });
+    context.viewer = null;
+    const signedOut = await operation.run({}, context);
+    expect(signedOut.errors?.map((e) => e.originalError)).toEqual([expect.any(UnauthenticatedError)]);
   });
 });
 
