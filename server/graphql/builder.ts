@@ -49,13 +49,18 @@ builder.mutationType({});
 builder.subscriptionType({});
 
 
-// `toISOString` costs about a microsecond here, and a list of apps has two dates per app. The dates an answer
-// holds mostly come from rows kept across requests (the viewer, the app list), so each Date's text is kept
-// with it. Dates read from the database are never changed in place.
-const isoTexts = new WeakMap<Date, string>();
+// `toISOString` costs about a microsecond, and a list of apps has two dates per app. Most dates an answer holds
+// come from rows kept across requests (the viewer, the app list), so texts are kept by time value. Not in a
+// WeakMap keyed by the Date: an entry whose key dies young keeps its value alive until a full collection.
+const KEPT_ISO_TEXTS = 4096;
+const isoTexts = new Map<number, string>();
 function isoText(date: Date): string {
-  let text = isoTexts.get(date);
-  if (text === undefined) isoTexts.set(date, (text = date.toISOString()));
+  const time = date.getTime();
+  let text = isoTexts.get(time);
+  if (text === undefined) {
+    if (isoTexts.size >= KEPT_ISO_TEXTS) isoTexts.clear();
+    isoTexts.set(time, (text = date.toISOString()));
+  }
   return text;
 }
 
