@@ -28,6 +28,7 @@ export async function measure(source: TargetSource, options: LoadOptions): Promi
     refuseFailures(warmup, await run(warmup, options.warmupSeconds));
   }
   const target = await prepare();
+  collectGarbage();
   // Event-loop utilization of this (the servers') thread: busy time per answered request, a measure of
   // server cost that does not depend on whether the load generator kept up.
   const before = performance.eventLoopUtilization();
@@ -41,6 +42,15 @@ export async function measure(source: TargetSource, options: LoadOptions): Promi
     totalRequests: result["2xx"],
     serverMicrosPerRequest: (busy.active * 1000) / result["2xx"],
   };
+}
+
+/**
+ * A full collection before each measured run (`npm run bench` runs node with --expose-gc): otherwise a
+ * scenario pays for the garbage an earlier one promoted (yoga's per-request state reaches the old generation),
+ * and which scenario a mark-compact lands in depends on their order.
+ */
+function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
 }
 
 function refuseFailures(target: Target, result: Result): void {

@@ -50,7 +50,8 @@ export function section(suite: Suite, prepared: PreparedSuite, rows: Row[], info
     `- Load: autocannon, ${info.connections} connections, ${info.durationSeconds} s per scenario after a ${info.warmupSeconds} s warm-up, ` +
       `scenarios ${scenarios} one after another` +
       (info.rounds > 1 ? `, ${info.rounds} rounds (medians; each ratio against the baseline of its own round)` : "") +
-      ". autocannon runs in a worker thread; all servers run on the main thread of the same process.",
+      ". autocannon runs in a worker thread; all servers run on the main thread of the same process." +
+      ("gc" in globalThis ? " A full garbage collection runs before each measured run, so no scenario pays for another's garbage." : ""),
     ...prepared.setupNotes.map((note) => `- ${note}`),
     "",
     table(rows, suite),
