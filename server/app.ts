@@ -14,6 +14,7 @@ import { cdnRoutes } from "./http/cdn.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { backupDownloadRoutes } from "./http/backup-download.ts";
+import { registerBatchedTurns } from "./http/batch-turns.ts";
 import { githubWebhookRoutes } from "./http/github-webhook.ts";
 import { graphiqlAssetRoutes } from "./http/graphiql.ts";
 import { registerGuard } from "./http/guard.ts";
@@ -92,6 +93,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   routes = options.routeTable ?? platform.engine.routes;
   for (const warning of configWarnings(config)) app.log.warn(warning);
 
+  if (config.httpBatchTurns) registerBatchedTurns(app);
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   registerErrorHandler(app);

@@ -115,6 +115,7 @@ const schema = z.object({
   RELEASES_KEPT: positiveInt.default(5),
   GRAPHQL_JIT: bool.default(true),
   GRAPHQL_FAST_PATH: bool.default(true),
+  HTTP_BATCH_TURNS: bool.default(true),
   BACKUP_INTERVAL_HOURS: positiveInt.default(24),
   BACKUP_RETENTION_DAYS: positiveInt.default(7),
   DOMAIN_VERIFY_RESOLVE: z
@@ -150,6 +151,8 @@ export interface Config {
   graphqlJit: boolean;
   /** JSON POSTs of known-valid /graphql documents run without yoga's HTTP pipeline (same answers); off sends every request through yoga. */
   graphqlFastPath: boolean;
+  /** Requests read in one poll phase are handled together in the next check phase (http/batch-turns.ts). */
+  httpBatchTurns: boolean;
   port: number;
   host: string;
   publicUrl: string;
@@ -253,6 +256,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     production: e.NODE_ENV === "production",
     graphqlJit: e.GRAPHQL_JIT,
     graphqlFastPath: e.GRAPHQL_FAST_PATH,
+    httpBatchTurns: e.HTTP_BATCH_TURNS,
     port: e.PORT,
     host: e.HOST,
     publicUrl,
