@@ -34,9 +34,13 @@ async function runSuite(suite: Suite, only: Set<string> | "all", load: LoadOptio
     const samples = new Map<Scenario, { m: Measurement; ratio: number }[]>(ordered.map((s) => [s, []]));
     for (let round = 1; round <= rounds; round += 1) {
       const label = rounds > 1 ? `[${round}/${rounds}] ` : "";
-      const baseline = await measureLogged(prepared.baseline, load, label);
+      let baseline = await measureLogged(prepared.baseline, load, label);
       samples.get(prepared.baseline)!.push({ m: baseline, ratio: 1 });
-      for (const scenario of scenarios) {
+      for (const [i, scenario] of scenarios.entries()) {
+        if (suite.pairedBaseline && i > 0) {
+          baseline = await measureLogged(prepared.baseline, load, label);
+          samples.get(prepared.baseline)!.push({ m: baseline, ratio: 1 });
+        }
         const m = await measureLogged(scenario, load, label);
         samples.get(scenario)!.push({ m, ratio: m.requestsPerSecond / baseline.requestsPerSecond });
       }

@@ -48,8 +48,10 @@ export function section(suite: Suite, prepared: PreparedSuite, rows: Row[], info
     `- Machine: ${machine()}`,
     `- Code: ${compiled() ? "compiled by tsc (\`dist-bench/\`), as \`npm start\` runs \`dist/\`" : "run from its TypeScript sources through tsx (esbuild with \`keepNames\`: every function created per request also gets its name set, which the compiled build does not do)"}`,
     `- Load: autocannon, ${info.connections} connections, ${info.durationSeconds} s per scenario after a ${info.warmupSeconds} s warm-up, ` +
-      `scenarios ${scenarios} one after another` +
-      (info.rounds > 1 ? `, ${info.rounds} rounds (medians; each ratio against the baseline of its own round)` : "") +
+      (suite.pairedBaseline
+        ? `scenarios ${scenarios} one after another, the baseline measured again right before each scenario (each ratio against the baseline run just before it)`
+        : `scenarios ${scenarios} one after another`) +
+      (info.rounds > 1 ? `, ${info.rounds} rounds (medians${suite.pairedBaseline ? "" : "; each ratio against the baseline of its own round"})` : "") +
       ". autocannon runs in a worker thread; all servers run on the main thread of the same process." +
       ("gc" in globalThis ? " A full garbage collection runs before each measured run, so no scenario pays for another's garbage." : ""),
     ...prepared.setupNotes.map((note) => `- ${note}`),

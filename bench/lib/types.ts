@@ -40,6 +40,11 @@ export interface Suite {
   name: string;
   title: string;
   targets: RatioTarget[];
+  /**
+   * Measure the baseline again right before each scenario and take each ratio against that run, not against
+   * the round's first: on a shared machine whose speed drifts within a minute, adjacent runs agree better.
+   */
+  pairedBaseline?: boolean;
   /** Runs only when named on the command line (diagnostics). */
   optIn?: boolean;
   setup(): Promise<PreparedSuite>;

@@ -19,6 +19,7 @@ function restApp(row: AppRow, url: (slug: string) => string) {
 
 export const appsSuite: Suite = {
   name: "apps",
+  pairedBaseline: true,
   title: "Authenticated GET /api/apps (20 apps) vs a plain Fastify route",
   targets: [{ scenario: "rest", min: 0.4 }],
 

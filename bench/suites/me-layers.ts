@@ -5,6 +5,7 @@ import { COLUMNS_EXPLAINED, startMeServers } from "./me.ts";
 
 export const meLayersSuite: Suite = {
   name: "me-layers",
+  pairedBaseline: true,
   title: "GET /api/me cost by layer",
   targets: [],
 
@@ -13,6 +14,10 @@ export const meLayersSuite: Suite = {
       app.get("/bench/me", async () => body());
       app.get("/api/bench/me", async () => body());
     });
+    const unbatched = await startMeServers(undefined, { HTTP_BATCH_TURNS: "false" }).catch(async (error: unknown) => {
+      await servers.close();
+      throw error;
+    });
     const headers = { cookie: servers.cookie };
     return {
       baseline: servers.baseline,
@@ -20,12 +25,14 @@ export const meLayersSuite: Suite = {
         { name: "app", label: "Slipway app, unguarded `GET /bench/me` (plugins and global hooks)", target: { url: `${servers.slipwayUrl}/bench/me`, headers } },
         { name: "guard", label: "+ guard, `GET /api/bench/me` (auth, rate limit, headers)", target: { url: `${servers.slipwayUrl}/api/bench/me`, headers } },
         { ...servers.rest, label: "+ GraphQL `execute`: REST `GET /api/me`" },
+        { ...unbatched.rest, name: "rest-unbatched", label: "REST `GET /api/me` with `HTTP_BATCH_TURNS=false` (each request handled as it is read)" },
       ],
       setupNotes: [
         ...servers.setupNotes,
         "`/bench/me` and `/api/bench/me` are bench-only routes added to the app before it listens; they return the same body without GraphQL.",
+        "`rest-unbatched` runs on a second Slipway server set up the same way but with `HTTP_BATCH_TURNS=false`: every request is handled as soon as it is read, as before batched turns (server/http/batch-turns.ts).",
       ],
-      close: servers.close,
+      close: () => Promise.all([servers.close(), unbatched.close()]).then(() => undefined),
     };
   },
 
@@ -39,6 +46,7 @@ export const meLayersSuite: Suite = {
     const parts = steps
       .filter(([, from, to]) => from !== undefined && to !== undefined)
       .map(([what, from, to]) => `${what} ≈ ${Math.round(to! - from!)} µs`);
-    return `${COLUMNS_EXPLAINED} Each row adds one layer to the one above; differences of server µs/req: ${parts.join(", ") || "n/a"}. For the least that \`execute\` alone costs, see the \`execute-floor\` row of the GET /api/me section.`;
+    const batching = us("rest") !== undefined && us("rest-unbatched") !== undefined ? ` Batched turns save ≈ ${Math.round(us("rest-unbatched")! - us("rest")!)} µs a REST request (\`rest-unbatched\` against \`rest\`).` : "";
+    return `${COLUMNS_EXPLAINED} Each row adds one layer to the one above; differences of server µs/req: ${parts.join(", ") || "n/a"}.${batching} For the least that \`execute\` alone costs, see the \`execute-floor\` row of the GET /api/me section.`;
   },
 };

@@ -124,6 +124,7 @@ export const COLUMNS_EXPLAINED =
 
 export const meSuite: Suite = {
   name: "me",
+  pairedBaseline: true,
   title: "Authenticated GET /api/me: REST and GraphQL vs a plain Fastify route",
   targets: [
     { scenario: "rest", min: 0.5 },
