@@ -1,6 +1,7 @@
 // `npm run bench`: runs the selected suites (bench/suites) and writes bench/RESULTS.md. See lib/cli.ts.
+import { spawn } from "node:child_process";
 import path from "node:path";
-import { parsePlan, USAGE } from "./lib/cli.ts";
+import { parsePlan, USAGE, type Plan } from "./lib/cli.ts";
 import { measure } from "./lib/load.ts";
 import { BENCH_DIR } from "./lib/paths.ts";
 import { section, table, writeSection } from "./lib/report.ts";
@@ -75,8 +76,31 @@ async function main() {
     console.log(`${USAGE}\n\nSuites:\n${suites.map((s) => `  ${s.name}${s.optIn ? " (opt-in)" : ""}: ${s.title}`).join("\n")}`);
     return;
   }
+  if (plan.selections.length > 1) {
+    // Each suite in a fresh process: what one suite's servers ran must not shape the JIT state of the next's.
+    for (const { suite, scenarios } of plan.selections) {
+      const selectors = scenarios === "all" ? [suite.name] : [...scenarios].map((scenario) => `${suite.name}:${scenario}`);
+      const code = await runThisScript([...selectors, ...optionArgs(plan)]);
+      if (code !== 0) throw new Error(`suite ${suite.name} failed (exit ${code})`);
+    }
+    return;
+  }
   const command = ["npm run bench", ...(argv.length ? ["--", ...argv] : [])].join(" ");
   for (const { suite, scenarios } of plan.selections) await runSuite(suite, scenarios, plan.load, plan.rounds, plan.write, command);
+}
+
+function optionArgs(plan: Plan): string[] {
+  const { durationSeconds, connections, warmupSeconds } = plan.load;
+  const args = ["--duration", durationSeconds, "--connections", connections, "--warmup", warmupSeconds, "--rounds", plan.rounds].map(String);
+  return plan.write ? args : [...args, "--no-write"];
+}
+
+function runThisScript(args: string[]): Promise<number | null> {
+  const child = spawn(process.execPath, [...process.execArgv, process.argv[1], ...args], { stdio: "inherit" });
+  return new Promise((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", resolve);
+  });
 }
 
 main().catch((error: unknown) => {

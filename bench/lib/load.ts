@@ -1,13 +1,14 @@
 // Drives one scenario with autocannon and refuses results that include anything but 2xx answers.
 import autocannon, { type Result } from "autocannon";
-import { performance } from "node:perf_hooks";
+import { localBusy } from "./busy.ts";
 import type { LoadOptions, Measurement, Target, TargetSource } from "./types.ts";
 
 export class BenchError extends Error {}
 
 /**
  * The load generator runs in a worker thread (autocannon's `workers: 1`) so it does not share the event
- * loop with the servers under test, which all run on the main thread of this process.
+ * loop with the servers under test, which run on the main thread of this process (or in a child process:
+ * lib/child-server.ts).
  */
 export async function measure(source: TargetSource, options: LoadOptions): Promise<Measurement> {
   const prepare = async () => (typeof source === "function" ? source(options) : source);
@@ -28,29 +29,20 @@ export async function measure(source: TargetSource, options: LoadOptions): Promi
     refuseFailures(warmup, await run(warmup, options.warmupSeconds));
   }
   const target = await prepare();
-  collectGarbage();
-  // Event-loop utilization of this (the servers') thread: busy time per answered request, a measure of
-  // server cost that does not depend on whether the load generator kept up.
-  const before = performance.eventLoopUtilization();
+  // Event-loop utilization of the servers' thread: busy time per answered request, a measure of server cost
+  // that does not depend on whether the load generator kept up.
+  const busy = target.busy ?? localBusy();
+  await busy.start();
   const result = await run(target, options.durationSeconds);
-  const busy = performance.eventLoopUtilization(before);
+  const activeMs = await busy.stop();
   refuseFailures(target, result);
   return {
     requestsPerSecond: result.requests.average,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     totalRequests: result["2xx"],
-    serverMicrosPerRequest: (busy.active * 1000) / result["2xx"],
+    serverMicrosPerRequest: (activeMs * 1000) / result["2xx"],
   };
-}
-
-/**
- * A full collection before each measured run (`npm run bench` runs node with --expose-gc): otherwise a
- * scenario pays for the garbage an earlier one promoted (yoga's per-request state reaches the old generation),
- * and which scenario a mark-compact lands in depends on their order.
- */
-function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
 }
 
 function refuseFailures(target: Target, result: Result): void {

@@ -52,7 +52,7 @@ export function section(suite: Suite, prepared: PreparedSuite, rows: Row[], info
         ? `scenarios ${scenarios} one after another, the baseline measured again right before each scenario (each ratio against the baseline run just before it)`
         : `scenarios ${scenarios} one after another`) +
       (info.rounds > 1 ? `, ${info.rounds} rounds (medians${suite.pairedBaseline ? "" : "; each ratio against the baseline of its own round"})` : "") +
-      ". autocannon runs in a worker thread; all servers run on the main thread of the same process." +
+      ". autocannon runs in a worker thread; the servers run on the main thread of the same process, except those the notes below place in a child process." +
       ("gc" in globalThis ? " A full garbage collection runs before each measured run, so no scenario pays for another's garbage." : ""),
     ...prepared.setupNotes.map((note) => `- ${note}`),
     "",

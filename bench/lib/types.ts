@@ -1,4 +1,6 @@
 // What a benchmark suite is: scenarios measured one after another against a baseline of the same run.
+import type { BusyProbe } from "./busy.ts";
+
 export interface Target {
   url: string;
   method?: "GET" | "POST";
@@ -8,6 +10,8 @@ export interface Target {
   requests?: { setupRequest?: string; onResponse?: string }[];
   /** What those hooks find in their `context`. */
   initialContext?: Record<string, unknown>;
+  /** Where the server's busy time is read when it runs in another process (default: this process's main thread). */
+  busy?: BusyProbe;
 }
 
 /** A fixed request, or one prepared anew for each load run (say, single-use tokens to spend). */

@@ -1,7 +1,7 @@
 // Where GET /api/me's cost comes from, layer by layer. Bench-only routes on the real app answer the /api/me
 // body without GraphQL, outside and inside the guarded /api prefix.
 import type { PreparedSuite, Row, Suite } from "../lib/types.ts";
-import { COLUMNS_EXPLAINED, startMeServers } from "./me.ts";
+import { COLUMNS_EXPLAINED, startMeServers, startMeServersInChild } from "./me.ts";
 
 export const meLayersSuite: Suite = {
   name: "me-layers",
@@ -14,7 +14,7 @@ export const meLayersSuite: Suite = {
       app.get("/bench/me", async () => body());
       app.get("/api/bench/me", async () => body());
     });
-    const unbatched = await startMeServers(undefined, { HTTP_BATCH_TURNS: "false" }).catch(async (error: unknown) => {
+    const unbatched = await startMeServersInChild({ HTTP_BATCH_TURNS: "false" }).catch(async (error: unknown) => {
       await servers.close();
       throw error;
     });
@@ -30,7 +30,7 @@ export const meLayersSuite: Suite = {
       setupNotes: [
         ...servers.setupNotes,
         "`/bench/me` and `/api/bench/me` are bench-only routes added to the app before it listens; they return the same body without GraphQL.",
-        "`rest-unbatched` runs on a second Slipway server set up the same way but with `HTTP_BATCH_TURNS=false`: every request is handled as soon as it is read, as before batched turns (server/http/batch-turns.ts).",
+        "`rest-unbatched` runs on a second Slipway server, in a child process of its own, set up the same way but with `HTTP_BATCH_TURNS=false`: every request is handled as soon as it is read, as before batched turns (server/http/batch-turns.ts).",
       ],
       close: () => Promise.all([servers.close(), unbatched.close()]).then(() => undefined),
     };
