@@ -6,7 +6,8 @@ import type { LoadOptions, PreparedSuite, Row, Suite } from "./types.ts";
 const HEADER = `# Slipway benchmarks
 
 Written by \`npm run bench\` (bench/run.ts). Each section is replaced when its suite runs
-(\`npm run bench -- <suite>\`); the others are kept. Compare ratios, not absolute requests/s.
+(\`npm run bench -- <suite>\`); the others are kept. Each suite runs in a fresh process (several named run one after
+another), so that no suite's traffic shapes the JIT state of the next one's code. Compare ratios, not absolute requests/s.
 `;
 
 export interface RunInfo extends LoadOptions {
