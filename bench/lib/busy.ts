@@ -1,5 +1,5 @@
 // Busy time of the thread that serves a scenario: this process's main thread (event-loop utilization), or
-// that of a child process serving it (see me-servers-child.ts).
+// that of a child process serving it (see child-server.ts).
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
 
 export interface BusyProbe {
