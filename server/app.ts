@@ -11,6 +11,7 @@ import { schema } from "./graphql/schema/index.ts";
 import { registerGraphQL } from "./graphql/server.ts";
 import { createRouter, type RouteTable } from "./hosting/router/index.ts";
 import { cdnRoutes } from "./http/cdn.ts";
+import { edgeLookups } from "./http/cdn-edge.ts";
 import { registerCors } from "./http/cors.ts";
 import { registerErrorHandler } from "./http/errors.ts";
 import { backupDownloadRoutes } from "./http/backup-download.ts";
@@ -117,11 +118,10 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(backupDownloadRoutes, { platform });
   await app.register(domainChallengeRoute, { platform });
   // EDGE_CDN_FILES=caddy with local storage: Caddy sends CDN files (sendfile) once Slipway has looked them up.
-  const edgeFiles =
-    config.edge?.cdnFiles === "caddy" && platform.storage instanceof LocalStorage
-      ? { root: platform.storage.pathOf("cdn"), token: randomBytes(32).toString("base64url") }
-      : undefined;
-  await app.register(cdnRoutes, { platform, edgeToken: edgeFiles?.token });
+  const local = platform.storage instanceof LocalStorage ? platform.storage : null;
+  const edgeFiles = config.edge?.cdnFiles === "caddy" && local ? { root: local.pathOf("cdn"), token: randomBytes(32).toString("base64url") } : undefined;
+  await app.register(cdnRoutes, { platform });
+  if (edgeFiles && local) router.platformFastPath(edgeLookups(platform, local, edgeFiles.token, app.log));
   await app.register(async (scope) => graphiqlAssetRoutes(scope));
   await registerDashboard(app);
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.

@@ -4,16 +4,14 @@
 // never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
 // No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
 // (an opaque origin, no script) and nosniff, and anything but plain media is a download (attachment).
-import { timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { NotFoundError } from "../errors.ts";
-import { EDGE_TOKEN_HEADER, SENDFILE_HEADER, SENDFILE_RANGE_HEADER } from "../platform/edge/caddy-cdn.ts";
 import type { Platform } from "../platform/index.ts";
 import { contentDisposition, LocalStorage } from "../platform/storage/index.ts";
 import type { CdnFile } from "../services/cdn.ts";
-import { parseRange } from "./range.ts";
+import { parseRange, type ByteRange } from "./range.ts";
 
 /** How long a presigned S3 URL works. */
 const PRESIGNED_SECONDS = 300;
@@ -35,11 +33,10 @@ export function contentPath(file: Pick<CdnFile, "id" | "name">): string {
 }
 
 /**
- * `edgeToken`: set when the edge sends local CDN files itself (server/platform/edge/caddy-cdn.ts): a request
- * carrying it is answered with the file's name and headers, not its bytes. Any other request (straight to
- * Slipway, or from an edge loaded by another instance) gets the bytes from here.
+ * When the edge sends local CDN files itself, its lookups are answered before Fastify (cdn-edge.ts); every other
+ * request for the content path (straight to Slipway, or from an edge loaded by another instance) gets the bytes here.
  */
-export async function cdnRoutes(app: FastifyInstance, { platform, edgeToken }: { platform: Platform; edgeToken?: string }) {
+export async function cdnRoutes(app: FastifyInstance, { platform }: { platform: Platform }) {
   const { storage, services } = platform;
 
   app.get<{ Params: { id: string } }>("/api/cdn/:id", async (request, reply) => {
@@ -79,15 +76,26 @@ export async function cdnRoutes(app: FastifyInstance, { platform, edgeToken }: {
     reply.raw.once("finish", () => {
       if (closing) socket.end();
     });
-    const sendfile = edgeToken !== undefined && hasToken(request.headers[EDGE_TOKEN_HEADER.toLowerCase()], edgeToken);
-    return serveLocal(request, reply, file, local.pathOf(file.storageKey), () => services.cdn.forget(file.id), sendfile);
+    return serveLocal(request, reply, file, local.pathOf(file.storageKey), () => services.cdn.forget(file.id));
   });
 }
 
-async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: CdnFile, filePath: string, gone: () => void, sendfile: boolean) {
+/** What the content path answers for a file, before any bytes are read (shared with the edge's lookup, cdn-edge.ts). */
+export type ContentAnswer =
+  | { status: 200 | 206; headers: Record<string, string>; range: ByteRange | null }
+  | { status: 304 | 416; headers: Record<string, string>; range?: undefined };
+
+/** The request's validators and range, as the content path reads them. */
+export interface ContentConditions {
+  ifNoneMatch?: string;
+  ifRange?: string;
+  range?: string;
+}
+
+export function contentAnswer(file: CdnFile, conditions: ContentConditions): ContentAnswer {
   const size = Number(file.size);
   const etag = `"${file.sha256}"`;
-  reply.headers({
+  const headers: Record<string, string> = {
     ETag: etag,
     "Cache-Control": "public, max-age=31536000, immutable",
     "Accept-Ranges": "bytes",
@@ -95,26 +103,29 @@ async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: Cd
     "X-Content-Type-Options": "nosniff",
     "Cross-Origin-Resource-Policy": "cross-origin",
     "Content-Disposition": contentDisposition(dispositionOf(file), file.name),
-  });
-  reply.removeHeader("X-Frame-Options");
-  if (matches(request.headers["if-none-match"], etag)) return reply.status(304).send();
-
-  const range = ifRange(first(request.headers["if-range"]), etag) ? parseRange(request.headers.range, size) : null;
+  };
+  if (matches(conditions.ifNoneMatch, etag)) return { status: 304, headers };
+  const range = ifRange(conditions.ifRange, etag) ? parseRange(conditions.range, size) : null;
   if (range === "unsatisfiable") {
-    return reply.status(416).header("Content-Range", `bytes */${size}`).header("Content-Type", "text/plain; charset=utf-8").send("Range Not Satisfiable");
+    return { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}`, "Content-Type": "text/plain; charset=utf-8" } };
   }
-  if (sendfile && file.storageKey.startsWith("cdn/")) {
-    // The edge sends the bytes: only the file inside its CDN folder, the range and the headers go back.
-    if (!(await exists(filePath))) {
-      gone();
-      throw new NotFoundError("No file with this id.");
-    }
-    return reply
-      .header("Content-Type", file.contentType)
-      .header(SENDFILE_HEADER, `/${file.storageKey.slice("cdn/".length)}`)
-      .header(SENDFILE_RANGE_HEADER, range ? `bytes=${range.start}-${range.end}` : "")
-      .send();
+  headers["Content-Type"] = file.contentType;
+  return { status: range ? 206 : 200, headers, range };
+}
+
+export const UNSATISFIABLE_BODY = "Range Not Satisfiable";
+
+async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: CdnFile, filePath: string, gone: () => void) {
+  const answer = contentAnswer(file, {
+    ifNoneMatch: request.headers["if-none-match"],
+    ifRange: first(request.headers["if-range"]),
+    range: request.headers.range,
+  });
+  if (answer.status === 304 || answer.status === 416) {
+    return withContentHeaders(reply, answer.headers).status(answer.status).send(answer.status === 416 ? UNSATISFIABLE_BODY : undefined);
   }
+  const { range } = answer;
+  const size = Number(file.size);
   let handle: fs.promises.FileHandle;
   try {
     handle = await fs.promises.open(filePath, "r");
@@ -123,7 +134,7 @@ async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: Cd
     gone();
     throw new NotFoundError("No file with this id.");
   }
-  reply.header("Content-Type", file.contentType);
+  withContentHeaders(reply, answer.headers);
   if (range) {
     reply.status(206).header("Content-Range", `bytes ${range.start}-${range.end}/${size}`).header("Content-Length", range.end - range.start + 1);
   } else {
@@ -147,19 +158,9 @@ async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: Cd
   return reply.send(handle.createReadStream({ ...(range ?? {}), highWaterMark: READ_CHUNK }));
 }
 
-function hasToken(header: string | string[] | undefined, token: string): boolean {
-  const given = Buffer.from(first(header) ?? "");
-  const expected = Buffer.from(token);
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-async function exists(filePath: string): Promise<boolean> {
-  try {
-    return (await fs.promises.stat(filePath)).isFile();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
-    throw error;
-  }
+/** The content's headers replace the platform's page defaults: content is never framed as a page of ours anyway. */
+function withContentHeaders(reply: FastifyReply, headers: Record<string, string>): FastifyReply {
+  return reply.removeHeader("X-Frame-Options").headers(headers);
 }
 
 /** If-None-Match holds the ETag (weak comparison, RFC 9110 13.1.2) or `*`. */

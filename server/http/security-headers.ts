@@ -1,7 +1,7 @@
 // Defaults for every response; a route that needs something stricter (the OAuth pages' CSP) sets its own.
 import type { FastifyInstance } from "fastify";
 
-const DEFAULTS: Record<string, string> = {
+export const SECURITY_HEADERS: Record<string, string> = {
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "strict-origin-when-cross-origin",
   "X-Frame-Options": "DENY",
@@ -11,7 +11,7 @@ const DEFAULTS: Record<string, string> = {
 /** Set as the request arrives (a synchronous hook: no promise per request); whatever the route sets later wins. */
 export function registerSecurityHeaders(app: FastifyInstance) {
   app.addHook("onRequest", (_request, reply, done) => {
-    reply.headers(DEFAULTS);
+    reply.headers(SECURITY_HEADERS);
     done();
   });
 }

@@ -1,6 +1,8 @@
 // The CDN file store over REST and GraphQL: access (unauthenticated, scopes, another user's file), invalid
 // requests, the upload → public URL → content round trip, and what the content is served with.
 import { createHash } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
 import type { TestServer } from "../helpers/server.ts";
@@ -105,6 +107,21 @@ describe("invalid requests", () => {
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe("not_found");
     }
+  });
+
+  it("answers 404 for a file gone from the disk behind Slipway's back, without the content's year-long caching", async () => {
+    const orphan = (await uploadFile(owner, "orphan-content", "orphan.txt")).body;
+    const { res: served, location } = await fetchContent(orphan.url);
+    expect(served.status).toBe(200);
+    const storageDir = path.join(server.config.dataDir, "storage", "cdn");
+    for (const name of fs.readdirSync(storageDir)) {
+      if (fs.readFileSync(path.join(storageDir, name), "utf8") === "orphan-content") fs.rmSync(path.join(storageDir, name));
+    }
+    const gone = await fetch(location);
+    expect(gone.status).toBe(404);
+    expect((await gone.json()).error.code).toBe("not_found");
+    expect(gone.headers.get("cache-control")).toBeNull();
+    expect(gone.headers.get("etag")).toBeNull();
   });
 
   it("refuses a page size out of range with invalid_request", async () => {

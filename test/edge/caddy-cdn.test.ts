@@ -185,6 +185,8 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
     const gone = await get(edge, orphanPath, { ca });
     expect(gone.status).toBe(404);
     expect(gone.headers["content-type"]).toMatch(/json/);
+    expect(gone.headers["cache-control"]).toBeUndefined();
+    expect(gone.headers["x-frame-options"]).toBe("DENY");
   });
 
   it("never sends a file outside the CDN folder, whatever the path", async () => {

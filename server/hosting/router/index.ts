@@ -20,6 +20,7 @@ import { createUpgradeProxy, refuseUpgrade } from "./upgrade.ts";
 export type { DomainTarget, RouteTable, RouteTarget, Upstream } from "./types.ts";
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
+export type FastPathHandler = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface RouterOptions {
   appsDomain: string;
@@ -54,6 +55,11 @@ export interface Router {
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
   /** Who answers WebSocket handshakes to `path` on the platform's hosts (graphql-ws on /graphql). */
   platformUpgrade(path: string, handler: UpgradeHandler): void;
+  /**
+   * Answers some of the platform's requests before Fastify (the edge's CDN lookups, http/cdn-edge.ts): `handler`
+   * returns true when it answered, false to let Fastify have the request.
+   */
+  platformFastPath(handler: FastPathHandler): void;
   /** Cuts proxied WebSockets and responses still streaming, and closes the upstream connection pools. */
   close(): Promise<void>;
 }
@@ -76,6 +82,7 @@ export function createRouter(options: RouterOptions): Router {
   const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError, onUpstreamFailed: options.onUpstreamFailed });
   const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
   const platformUpgrades = new Map<string, UpgradeHandler>();
+  const fastPaths: FastPathHandler[] = [];
 
   /** Whose request it is: an app's (slug null: none, answered 404), with the host its cookies may name; null: the platform's. */
   function classify(host: string | undefined): AppHost | null {
@@ -142,7 +149,9 @@ export function createRouter(options: RouterOptions): Router {
   return {
     serverFactory(platform, serverOptions) {
       const server = http.createServer(serverOptions.http ?? {}, (req, res) => {
-        if (!handleRequest(req, res)) platform(req, res);
+        if (handleRequest(req, res)) return;
+        for (const fastPath of fastPaths) if (fastPath(req, res)) return;
+        platform(req, res);
       });
       // What Fastify does to the server it creates when there is no serverFactory.
       if (serverOptions.keepAliveTimeout !== undefined) server.keepAliveTimeout = serverOptions.keepAliveTimeout;
@@ -156,6 +165,9 @@ export function createRouter(options: RouterOptions): Router {
     handleUpgrade,
     platformUpgrade(path, handler) {
       platformUpgrades.set(path, handler);
+    },
+    platformFastPath(handler) {
+      fastPaths.push(handler);
     },
     async close() {
       upgradeProxy.close();

@@ -1,0 +1,104 @@
+// The edge's CDN lookups (EDGE=caddy, local storage, EDGE_CDN_FILES=caddy; server/platform/edge/caddy-cdn.ts),
+// answered before Fastify: Caddy asks Slipway about every download and then sends the bytes itself, so this
+// answer is on the path of every CDN byte. It holds the same decisions as the content path (contentAnswer:
+// 304, 416, the range, the headers) without the bytes, in one cached lookup and one stat. Through Fastify's
+// routing and hooks, and with the stat in the thread pool, each lookup cost several times more (bench/RESULTS.md,
+// section cdn). Only requests carrying Caddy's token are taken; every other one goes on to Fastify.
+import { timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { NotFoundError, toAppError, type AppError } from "../errors.ts";
+import { EDGE_TOKEN_HEADER, SENDFILE_HEADER, SENDFILE_RANGE_HEADER } from "../platform/edge/caddy-cdn.ts";
+import type { Platform } from "../platform/index.ts";
+import type { LocalStorage } from "../platform/storage/index.ts";
+import { contentAnswer, UNSATISFIABLE_BODY } from "./cdn.ts";
+import { restErrorBody } from "./errors.ts";
+import { SECURITY_HEADERS } from "./security-headers.ts";
+
+/** `/cdn/<id>/<name>` (the name is only for the download), with an optional query. */
+const CONTENT_PATH = /^\/cdn\/([^/?]+)\/[^/?]+(?:\?.*)?$/;
+const TOKEN_HEADER = EDGE_TOKEN_HEADER.toLowerCase();
+
+interface Logger {
+  error(details: object, message: string): void;
+}
+
+/** A request listener for the platform's requests: true when it answered (an edge lookup), false to pass it on. */
+export function edgeLookups(platform: Platform, storage: LocalStorage, token: string, log: Logger) {
+  const expected = Buffer.from(token);
+  const hasToken = (given: string | string[] | undefined) => {
+    const bytes = Buffer.from(typeof given === "string" ? given : "");
+    return bytes.length === expected.length && timingSafeEqual(bytes, expected);
+  };
+
+  async function answer(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
+    const file = await platform.services.cdn.publicFile(id);
+    if (!file) return sendError(res, new NotFoundError("No file with this id."));
+    const content = contentAnswer(file, { ifNoneMatch: req.headers["if-none-match"], ifRange: firstOf(req.headers["if-range"]), range: req.headers.range });
+    if (content.status === 304) return void res.writeHead(304, content.headers).end();
+    if (content.status === 416) {
+      return void res.writeHead(416, { ...content.headers, "Content-Length": String(UNSATISFIABLE_BODY.length) }).end(req.method === "HEAD" ? undefined : UNSATISFIABLE_BODY);
+    }
+    // Gone from the disk behind Slipway's back (another instance deleted it): Slipway's 404, not Caddy's empty one.
+    if (!file.storageKey.startsWith("cdn/") || !isFileNow(storage.pathOf(file.storageKey))) {
+      platform.services.cdn.forget(file.id);
+      return sendError(res, new NotFoundError("No file with this id."));
+    }
+    // file_server sends the file and answers the range itself (length, Content-Range, 206).
+    const { range } = content;
+    // No body, and said so: without a length Node would send an empty chunked body, which costs Caddy more.
+    res.writeHead(200, {
+      ...content.headers,
+      "Content-Length": "0",
+      [SENDFILE_HEADER]: `/${file.storageKey.slice("cdn/".length)}`,
+      [SENDFILE_RANGE_HEADER]: range ? `bytes=${range.start}-${range.end}` : "",
+    });
+    res.end();
+  }
+
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    if ((req.method !== "GET" && req.method !== "HEAD") || !req.url?.startsWith("/cdn/") || !hasToken(req.headers[TOKEN_HEADER])) return false;
+    const match = CONTENT_PATH.exec(req.url);
+    const id = match ? decoded(match[1]) : null;
+    // Anything else under /cdn/ is Fastify's to answer (404, 400), as for any client.
+    if (id === null) return false;
+    answer(req, res, id).catch((error: unknown) => {
+      const appError = toAppError(error);
+      if (!appError.expose) log.error({ err: error }, "CDN lookup for the edge failed");
+      sendError(res, appError);
+    });
+    return true;
+  };
+}
+
+function sendError(res: ServerResponse, error: AppError): void {
+  if (res.headersSent) return void res.destroy();
+  const body = JSON.stringify(restErrorBody(error));
+  res.writeHead(error.status, {
+    ...SECURITY_HEADERS,
+    ...error.headers,
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+  });
+  res.end(body);
+}
+
+/**
+ * Synchronous on purpose, as nginx stats and opens files in its event loop: the stat of a local file costs a few
+ * µs, while fs.promises.stat's round trip through the thread pool cost this thread about 35 µs per lookup.
+ */
+function isFileNow(filePath: string): boolean {
+  return fs.statSync(filePath, { throwIfNoEntry: false })?.isFile() ?? false;
+}
+
+function decoded(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+function firstOf(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
