@@ -23,6 +23,10 @@ const CONNECTIONS = 4;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const UPLOAD_BYTES = 1024 * MiB;
+/** For quick probes while working on one path: `CDN_ONLY=nginx,caddy CDN_FILES=one-mib.bin` (prints, writes nothing). */
+const ONLY = process.env.CDN_ONLY?.split(",");
+const ONLY_FILES = process.env.CDN_FILES?.split(",");
+const PROBE = ONLY !== undefined || ONLY_FILES !== undefined;
 
 async function freePort(): Promise<number> {
   const server = http.createServer();
@@ -250,7 +254,7 @@ async function main() {
     let peak = idle;
     const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(slipway.child.pid!))), 20);
     const uploadStart = Date.now();
-    await upload(slipway.url, cookie, "one-gib.bin", UPLOAD_BYTES);
+    if (!PROBE) await upload(slipway.url, cookie, "one-gib.bin", UPLOAD_BYTES);
     const uploadSeconds = (Date.now() - uploadStart) / 1000;
     clearInterval(sampler);
     peak = Math.max(peak, rssBytes(slipway.child.pid!));
@@ -259,7 +263,7 @@ async function main() {
     const files = [
       { name: "one-mib.bin", size: MiB },
       { name: "hundred-mib.bin", size: 100 * MiB },
-    ];
+    ].filter((file) => !ONLY_FILES || ONLY_FILES.includes(file.name));
     const contents: string[] = [];
     for (const file of files) {
       const stored = await upload(slipway.url, cookie, file.name, file.size);
@@ -275,7 +279,7 @@ async function main() {
     running.push(floor);
     const plain = await startPlainCaddy(await edge.cdnRoute());
     running.push(plain);
-    const targets: Target[] = [
+    const allTargets: Target[] = [
       { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}`, pids: [nginx.pid] },
       { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca, pids: [nginx.pid] },
       { key: "floor", label: "Node floor (bare `node:http` + `fs.createReadStream`)", url: (name) => `${floor.url}/${name}`, pids: [floor.pid] },
@@ -294,6 +298,8 @@ async function main() {
         pids: [edge.pid, slipway.child.pid!],
       },
     ];
+    // nginx stays: every ratio is against it.
+    const targets = allTargets.filter((t) => !ONLY || t.key === "nginx" || ONLY.includes(t.key));
 
     const sections: string[] = [];
     const loads: number[] = [];
@@ -307,17 +313,19 @@ async function main() {
         const line: string[] = [];
         let nginxSpeed = 0;
         for (const target of targets) {
-          const before = cpuSeconds(target.pids);
+          const before = target.pids.map((pid) => cpuSeconds([pid]));
           const { rate: speed, bytes } = await throughput(target.url(file.name, contents[index]), file.size, target.ca);
-          cpu.get(target.key)!.push((cpuSeconds(target.pids) - before) / (bytes / 1024 / MiB));
+          const perGiB = target.pids.map((pid, i) => (cpuSeconds([pid]) - before[i]) / (bytes / 1024 / MiB));
+          cpu.get(target.key)!.push(perGiB.reduce((a, b) => a + b, 0));
           if (target.key === "nginx") nginxSpeed = speed;
           speeds.get(target.key)!.push(speed);
           ratios.get(target.key)!.push(speed / nginxSpeed);
-          line.push(`${target.key} ${mb(speed)} (${(speed / nginxSpeed).toFixed(2)})`);
+          line.push(`${target.key} ${mb(speed)} (${(speed / nginxSpeed).toFixed(2)}, ${perGiB.map((c) => c.toFixed(2)).join(" + ")} CPU s/GiB)`);
         }
         loads.push(os.loadavg()[0]);
         console.log(`${file.name} round ${round + 1}: ${line.join(", ")}; load ${loads.at(-1)!.toFixed(1)}`);
       }
+      if (PROBE) continue;
       const tls = speeds.get("caddyTls")!.map((speed, round) => speed / speeds.get("nginxTls")![round]);
       sections.push(
         `**${file.name} (${file.size / MiB} MiB)**`,
@@ -334,6 +342,7 @@ async function main() {
         "",
       );
     }
+    if (PROBE) return;
     const body = report({ sections, idle, peak, uploadSeconds, loads, connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, uploadBytes: UPLOAD_BYTES });
     console.log(`\n${body}`);
     writeSection(path.join(ROOT, "bench/RESULTS.md"), "cdn", body);
