@@ -158,6 +158,26 @@ async function startNodeFloor(root: string) {
   return { url, pid: child.pid!, close: () => stop(child) };
 }
 
+// The floor for the edge's lookup: what the same Caddy route reaches when its upstream is a bare `http` server
+// answering each content path with the file's name at once (no database, no validators, no checks).
+const LOOKUP_FLOOR = `
+const http = require("node:http");
+const [names, port] = process.argv.slice(1);
+const sendfile = JSON.parse(names);
+http.createServer((req, res) => {
+  const name = sendfile[req.url.split("?")[0]];
+  res.writeHead(name ? 200 : 404, name ? { "content-type": "application/octet-stream", "content-length": "0", "x-slipway-sendfile": name, "x-slipway-range": "" } : { "content-length": "0" });
+  res.end();
+}).listen(Number(port), "127.0.0.1");`;
+
+/** `sendfile`: the content path of each file → its name inside the CDN folder. */
+async function startLookupFloor(sendfile: Record<string, string>) {
+  const port = await freePort();
+  const child = spawn(process.execPath, ["-e", LOOKUP_FLOOR, JSON.stringify(sendfile), String(port)], { stdio: "ignore" });
+  await waitFor(`http://127.0.0.1:${port}/`, child);
+  return { dial: `127.0.0.1:${port}`, pid: child.pid!, close: () => stop(child) };
+}
+
 function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
@@ -265,20 +285,29 @@ async function main() {
       { name: "hundred-mib.bin", size: 100 * MiB },
     ].filter((file) => !ONLY_FILES || ONLY_FILES.includes(file.name));
     const contents: string[] = [];
+    const sendfile: Record<string, string> = {};
     for (const file of files) {
       const stored = await upload(slipway.url, cookie, file.name, file.size);
       const redirect = await fetch(stored.url, { redirect: "manual" });
       contents.push(new URL(redirect.headers.get("location")!, slipway.url).pathname);
+      const storageKey = (await storageKeyOf(dataDir, stored.id)) ?? "";
+      sendfile[contents.at(-1)!] = `/${storageKey.slice("cdn/".length)}`;
       // nginx serves a copy of the same bytes from its own folder.
-      fs.copyFileSync(path.join(dataDir, "storage", (await storageKeyOf(dataDir, stored.id)) ?? ""), path.join(nginxRoot, file.name));
+      fs.copyFileSync(path.join(dataDir, "storage", storageKey), path.join(nginxRoot, file.name));
       fs.chmodSync(path.join(nginxRoot, file.name), 0o644);
     }
     const nginx = await startNginxStatic(binary, nginxRoot);
     running.push(nginx);
     const floor = await startNodeFloor(nginxRoot);
     running.push(floor);
-    const plain = await startPlainCaddy(await edge.cdnRoute());
+    const route = await edge.cdnRoute();
+    const plain = await startPlainCaddy(route);
     running.push(plain);
+    const lookupFloor = await startLookupFloor(sendfile);
+    running.push(lookupFloor);
+    const floorRoute = JSON.parse(JSON.stringify(route).replace(/"dial":"[^"]+"/, `"dial":"${lookupFloor.dial}"`)) as Record<string, unknown>;
+    const plainFloor = await startPlainCaddy(floorRoute);
+    running.push(plainFloor);
     const allTargets: Target[] = [
       { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}`, pids: [nginx.pid] },
       { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca, pids: [nginx.pid] },
@@ -289,6 +318,12 @@ async function main() {
         label: "**Caddy edge, HTTP** (Slipway's lookup, then `file_server`: sendfile)",
         url: (_, content) => `${plain.url}${content}`,
         pids: [plain.pid, slipway.child.pid!],
+      },
+      {
+        key: "caddyFloor",
+        label: "Caddy edge floor, HTTP (the same route, its lookup answered by a bare `node:http` server)",
+        url: (_, content) => `${plainFloor.url}${content}`,
+        pids: [plainFloor.pid, lookupFloor.pid],
       },
       {
         key: "caddyTls",

@@ -46,6 +46,10 @@ export function report({ sections, idle, peak, uploadSeconds, loads, connections
       "Slipway loaded into the edge (read back from its admin API), on plain HTTP like nginx: Go's `sendfile`. The HTTPS row is what browsers get from the edge " +
       "as deployed: TLS in Go, so the bytes are read and encrypted in user space (no sendfile, no kernel TLS), against nginx on plain HTTP.",
     "",
+    "**Caddy edge floor**: the same Caddy route, its upstream a bare `node:http` server that answers each content path with the file's name at once " +
+      "(no lookup, no validators, no existence check): the most this design (a lookup, then `file_server`) reaches with a Node upstream here. Slipway answers " +
+      "the edge's lookups before Fastify (server/http/cdn-edge.ts): one cached lookup, the validators and one synchronous `stat`.",
+    "",
     "**Node floor**: a bare `node:http` server in its own process streaming the same file with `fs.createReadStream` (no framework, no lookup, " +
       "only type and length headers): the most any Node server copying the file through user space reaches here.",
     "",
