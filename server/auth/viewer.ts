@@ -30,7 +30,11 @@ export interface Credentials {
   authorization?: string;
 }
 
-export type Authenticate = (credentials: Credentials) => Promise<Authentication>;
+export interface Authenticate {
+  (credentials: Credentials): Promise<Authentication>;
+  /** The same answer without waiting, when the read cache holds the session or token; undefined otherwise. */
+  cached(credentials: Credentials): Authentication | undefined;
+}
 
 const userSelect = {
   id: true,
@@ -58,24 +62,16 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
     return { user: rest, scopes, requestsPerMinute: quota?.requestsPerMinute ?? defaultRequestsPerMinute, via };
   }
 
-  async function bySession(token: string): Promise<Authentication> {
-    const tokenHash = hashToken(token);
-    const session = await cache.get(`session:${tokenHash}`, () =>
-      db.session.findUnique({ where: { tokenHash }, select: { id: true, expiresAt: true, revokedAt: true, user: { select: userSelect } } }),
-    );
+  type SessionRow = { id: string; expiresAt: Date; revokedAt: Date | null; user: ViewerUser & { quota: { requestsPerMinute: number } | null } };
+  type TokenRow = { id: string; scope: string; clientId: string; accessTokenExpiresAt: Date; revokedAt: Date | null; user: SessionRow["user"] };
+
+  function ofSession(session: SessionRow | null): Authentication {
     // An unknown or expired cookie counts as no cookie: the browser simply signs in again.
     if (!session || session.revokedAt || session.expiresAt <= new Date()) return { viewer: null };
     return { viewer: once(session, () => viewerOf(session.user, scopesForRole(session.user.role), { kind: "session", sessionId: session.id })) };
   }
 
-  async function byToken(token: string): Promise<Authentication> {
-    const accessTokenHash = hashToken(token);
-    const row = await cache.get(`token:${accessTokenHash}`, () =>
-      db.oAuthToken.findUnique({
-        where: { accessTokenHash },
-        select: { id: true, scope: true, clientId: true, accessTokenExpiresAt: true, revokedAt: true, user: { select: userSelect } },
-      }),
-    );
+  function ofToken(row: TokenRow | null): Authentication {
     if (!row || row.revokedAt || row.accessTokenExpiresAt <= new Date()) return { viewer: null, error: new InvalidTokenError() };
     return {
       viewer: once(row, () => {
@@ -86,13 +82,53 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
     };
   }
 
-  return async (credentials) => {
+  async function bySession(token: string): Promise<Authentication> {
+    const tokenHash = hashToken(token);
+    return ofSession(
+      await cache.get(`session:${tokenHash}`, () =>
+        db.session.findUnique({ where: { tokenHash }, select: { id: true, expiresAt: true, revokedAt: true, user: { select: userSelect } } }),
+      ),
+    );
+  }
+
+  async function byToken(token: string): Promise<Authentication> {
+    const accessTokenHash = hashToken(token);
+    return ofToken(
+      await cache.get(`token:${accessTokenHash}`, () =>
+        db.oAuthToken.findUnique({
+          where: { accessTokenHash },
+          select: { id: true, scope: true, clientId: true, accessTokenExpiresAt: true, revokedAt: true, user: { select: userSelect } },
+        }),
+      ),
+    );
+  }
+
+  /** The Bearer token of an Authorization header, or the error that answers a malformed one. */
+  function bearerOf(authorization: string): string | Authentication {
+    const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    return bearer ?? { viewer: null, error: new InvalidTokenError('The Authorization header must be "Bearer <access token>".') };
+  }
+
+  const authenticate = async (credentials: Credentials): Promise<Authentication> => {
     if (credentials.authorization !== undefined) {
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization)?.[1];
-      if (!bearer) return { viewer: null, error: new InvalidTokenError('The Authorization header must be "Bearer <access token>".') };
-      return byToken(bearer);
+      const bearer = bearerOf(credentials.authorization);
+      return typeof bearer === "string" ? byToken(bearer) : bearer;
     }
     if (credentials.sessionToken) return bySession(credentials.sessionToken);
     return { viewer: null };
   };
+
+  return Object.assign(authenticate, {
+    cached(credentials: Credentials): Authentication | undefined {
+      if (credentials.authorization !== undefined) {
+        const bearer = bearerOf(credentials.authorization);
+        if (typeof bearer !== "string") return bearer;
+        const hit = cache.peek<TokenRow | null>(`token:${hashToken(bearer)}`);
+        return hit && ofToken(hit.value);
+      }
+      if (!credentials.sessionToken) return { viewer: null };
+      const hit = cache.peek<SessionRow | null>(`session:${hashToken(credentials.sessionToken)}`);
+      return hit && ofSession(hit.value);
+    },
+  });
 }

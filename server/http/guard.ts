@@ -6,13 +6,13 @@
 // that a browser sent from another origin is refused when it writes (403) and is served as an anonymous caller's
 // when it reads, so no other origin (a hosted app on a sibling subdomain sends the Lax cookie) acts or reads as
 // the signed-in user. Bearer tokens are not ambient credentials and are unaffected.
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { Authentication, Credentials } from "../auth/viewer.ts";
-import { CsrfError, InvalidRequestError } from "../errors.ts";
+import { CsrfError, InvalidRequestError, type AppError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
 import { credentialsOf } from "./context.ts";
 import { isCrossSiteCookie } from "./origin.ts";
-import { countRequest } from "./rate-limit.ts";
+import { countRequest, countRequestNow, type RateLimitCount } from "./rate-limit.ts";
 import { routePath } from "./route-path.ts";
 
 declare module "fastify" {
@@ -37,22 +37,36 @@ export function isGuarded(request: FastifyRequest): boolean {
 export function registerGuard(app: FastifyInstance, platform: Platform) {
   const publicUrl = new URL(platform.config.publicUrl);
 
-  app.addHook("onRequest", async (request, reply) => {
-    if (!isGuarded(request)) return;
+  /** Records who calls and their count on the request and reply; the error that refuses the request, if any. */
+  function admit(request: FastifyRequest, reply: FastifyReply, auth: Authentication, count: RateLimitCount, crossSiteWrite: boolean): AppError | undefined {
+    request.auth = auth;
+    const via = auth.viewer?.via;
+    if (via?.kind === "session") platform.services.sessions.touch(via.sessionId); // "last used" in the sessions list
+    reply.header("RateLimit-Limit", count.limit);
+    reply.header("RateLimit-Remaining", count.remaining);
+    reply.header("RateLimit-Reset", count.resetSeconds);
+    if (count.refusal) return count.refusal;
+    if (crossSiteWrite) return new CsrfError();
+    return undefined;
+  }
+
+  // A callback hook, not an async one: when the read cache holds the caller and the counters live in this
+  // process (the common case), the request is admitted without a promise; otherwise it waits for both.
+  app.addHook("onRequest", (request, reply, done) => {
+    if (!isGuarded(request)) return done();
     const credentials = credentialsOf(request);
     const crossSite = isCrossSiteCookie(credentials, request.headers, publicUrl);
     const writes = !SAFE_METHODS.has(request.method);
     if (crossSite && !writes && !OAUTH.test(routePath(request))) credentials.sessionToken = undefined;
     request.credentials = credentials;
-    request.auth = await platform.authenticate(credentials);
-    const via = request.auth.viewer?.via;
-    if (via?.kind === "session") platform.services.sessions.touch(via.sessionId); // "last used" in the sessions list
-    const count = await countRequest(platform, { viewer: request.auth.viewer, ip: request.ip });
-    reply.header("RateLimit-Limit", count.limit);
-    reply.header("RateLimit-Remaining", count.remaining);
-    reply.header("RateLimit-Reset", count.resetSeconds);
-    if (count.refusal) throw count.refusal;
-    if (crossSite && writes) throw new CsrfError();
+    const cached = platform.authenticate.cached(credentials);
+    const countNow = cached && countRequestNow(platform, { viewer: cached.viewer, ip: request.ip });
+    if (cached && countNow) return done(admit(request, reply, cached, countNow, crossSite && writes));
+    void (async () => {
+      const auth = cached ?? (await platform.authenticate(credentials));
+      const count = await countRequest(platform, { viewer: auth.viewer, ip: request.ip });
+      return admit(request, reply, auth, count, crossSite && writes);
+    })().then(done, done);
   });
 
   app.addHook("preValidation", (request, _reply, done) => {

@@ -4,6 +4,7 @@
 import type { Viewer } from "../auth/viewer.ts";
 import { RateLimitedError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
+import type { Take, TakeRule } from "../platform/ratelimit/types.ts";
 
 const WINDOW_MS = 60_000;
 
@@ -28,9 +29,25 @@ export interface Caller {
  * anonymous, all or nothing.
  */
 export async function countRequest(platform: Platform, caller: Caller, requests = 1): Promise<RateLimitCount> {
+  const { key, rule } = ruleFor(platform, caller, requests);
+  return countOf(rule.limit, await platform.counters.take(key, rule));
+}
+
+/** `countRequest` without waiting, when the counters live in this process; undefined otherwise. */
+export function countRequestNow(platform: Platform, caller: Caller): RateLimitCount | undefined {
+  const { counters } = platform;
+  if (!counters.takeNow) return undefined;
+  const { key, rule } = ruleFor(platform, caller, 1);
+  return countOf(rule.limit, counters.takeNow(key, rule));
+}
+
+function ruleFor(platform: Platform, caller: Caller, requests: number): { key: string; rule: TakeRule } {
   const limit = caller.viewer?.requestsPerMinute ?? platform.config.defaultQuota.requestsPerMinute;
   const key = caller.viewer ? `user:${caller.viewer.user.id}` : `ip:${caller.ip}`;
-  const take = await platform.counters.take(key, { limit, windowMs: WINDOW_MS, weight: requests });
+  return { key, rule: { limit, windowMs: WINDOW_MS, weight: requests } };
+}
+
+function countOf(limit: number, take: Take): RateLimitCount {
   const now = Date.now();
   const seconds = (at: number) => Math.max(1, Math.ceil((at - now) / 1000));
   // More than the limit never fits: try again is no answer, asking for less is.

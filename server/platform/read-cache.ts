@@ -8,6 +8,12 @@ export class ReadCache {
 
   constructor(private readonly options: { maxEntries: number; ttlMs: number }) {}
 
+  /** The entry for `key` when the cache holds it fresh (its value may be null: a row known not to exist). */
+  peek<T>(key: string): { readonly value: T } | undefined {
+    const hit = this.entries.get(key);
+    return hit && hit.expiresAt > Date.now() ? (hit as { value: T }) : undefined;
+  }
+
   async get<T>(key: string, load: () => Promise<T>): Promise<T> {
     const hit = this.entries.get(key);
     if (hit && hit.expiresAt > Date.now()) return hit.value as T;

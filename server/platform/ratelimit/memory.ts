@@ -30,7 +30,11 @@ export class MemoryCounterStore implements CounterStore {
     return log.count > 0 ? { count: log.count, resetAt: log.leaveAt[0] } : null;
   }
 
-  async take(key: string, { limit, windowMs, weight = 1 }: TakeRule): Promise<Take> {
+  async take(key: string, rule: TakeRule): Promise<Take> {
+    return this.takeNow(key, rule);
+  }
+
+  takeNow(key: string, { limit, windowMs, weight = 1 }: TakeRule): Take {
     const now = this.now();
     const log = this.live(key, now);
     const allowed = log.count + weight <= limit;

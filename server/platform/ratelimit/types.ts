@@ -13,6 +13,8 @@ export interface CounterStore {
    * Atomic, so concurrent callers (and instances sharing Redis) never let more than `limit` through.
    */
   take(key: string, rule: TakeRule): Promise<Take>;
+  /** `take` without waiting, for stores that count in this process (absent where counting is a round trip). */
+  takeNow?(key: string, rule: TakeRule): Take;
   reset(key: string): Promise<void>;
   close(): Promise<void>;
 }
