@@ -40,6 +40,7 @@ export function edgeLookups(platform: Platform, storage: LocalStorage, token: st
       return void res.writeHead(416, { ...content.headers, "Content-Length": String(UNSATISFIABLE_BODY.length) }).end(req.method === "HEAD" ? undefined : UNSATISFIABLE_BODY);
     }
     // Gone from the disk behind Slipway's back (another instance deleted it): Slipway's 404, not Caddy's empty one.
+    // (Every CDN key is `cdn/<uuid>`; one outside that folder would never be named to Caddy.)
     if (!file.storageKey.startsWith("cdn/") || !isFileNow(storage.pathOf(file.storageKey))) {
       platform.services.cdn.forget(file.id);
       return sendError(res, new NotFoundError("No file with this id."));
