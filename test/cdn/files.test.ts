@@ -2,6 +2,7 @@
 // requests, the upload → public URL → content round trip, and what the content is served with.
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
@@ -203,6 +204,37 @@ describe("ranges and validators", () => {
   let url: string;
   beforeAll(async () => {
     url = (await uploadFile(owner, data, "digits.txt")).body.url;
+  });
+
+  it("sends every file's own bytes to concurrent slow downloads, some of them cut off mid-answer", async () => {
+    // Whole-file answers (up to 2 MiB) are read into reused buffers: one must never hold two answers at once,
+    // whether their clients read slowly or hang up before the end.
+    const contents = ["a", "b", "c"].map((letter, i) => Buffer.alloc(2 * 1024 * 1024 - 1000 * i, letter));
+    const locations = await Promise.all(contents.map(async (bytes, i) => (await fetchContent((await uploadFile(owner, bytes, `f${i}.bin`, "application/octet-stream")).body.url)).location));
+    // A client that sends its request and reads nothing for a while, then reads the answer (or hangs up).
+    const slowly = (url: string, cut: boolean) =>
+      new Promise<Buffer | null>((resolve, reject) => {
+        const { hostname, port, pathname } = new URL(url);
+        const socket = net.connect(Number(port), hostname, () => socket.write(`GET ${pathname} HTTP/1.1\r\nHost: ${hostname}:${port}\r\nConnection: close\r\n\r\n`));
+        socket.pause();
+        const chunks: Buffer[] = [];
+        socket.on("data", (chunk: Buffer) => chunks.push(chunk)).on("error", reject);
+        socket.on("end", () => {
+          const answer = Buffer.concat(chunks);
+          resolve(answer.subarray(answer.indexOf("\r\n\r\n") + 4));
+        });
+        setTimeout(() => {
+          if (!cut) return void socket.resume();
+          socket.destroy();
+          resolve(null);
+        }, 150);
+      });
+    const downloads = Array.from({ length: 24 }, async (_, n) => {
+      const i = n % contents.length;
+      const body = await slowly(locations[i], n % 4 === 3);
+      if (body) expect(body.equals(contents[i]), `download ${n} of file ${i}: ${body.length} bytes, ${body.subarray(0, 40).toString("latin1")}`).toBe(true);
+    });
+    await Promise.all(downloads);
   });
 
   it("answers a range with 206 and Content-Range: a-b, a- and the suffix -n", async () => {
