@@ -54,7 +54,7 @@ export function report({ sections, idle, peak, uploadSeconds, loads, connections
       "only type and length headers): the most any Node server copying the file through user space reaches here.",
     "",
     "How Slipway serves the content path itself (server/http/cdn.ts, without an edge or with `EDGE_CDN_FILES=slipway`): bodies up to 2 MiB are read whole " +
-      "with one `read` and sent with one write; larger ones stream from the file in 64 KiB chunks (Node's default; 1 MiB chunks measured slower, each " +
+      "with one `read`, into one of a few reused 2 MiB buffers, and sent with one write; larger ones stream from the file in 64 KiB chunks (Node's default; 1 MiB chunks measured slower, each " +
       "being a fresh allocation outside Node's buffer pool). Node has no `sendfile`, so every byte crosses user space once. The lookup of a file by id is " +
       "cached in memory (rows never change), so a download costs no database query.",
     "",
