@@ -34,7 +34,7 @@ export function edgeLookups(platform: Platform, storage: LocalStorage, token: st
   async function answer(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     const file = await platform.services.cdn.publicFile(id);
     if (!file) return sendError(res, new NotFoundError("No file with this id."));
-    const content = contentAnswer(file, { ifNoneMatch: req.headers["if-none-match"], ifRange: firstOf(req.headers["if-range"]), range: req.headers.range });
+    const content = contentAnswer(file, req.headers);
     if (content.status === 304) return void res.writeHead(304, content.headers).end();
     if (content.status === 416) {
       return void res.writeHead(416, { ...content.headers, "Content-Length": String(UNSATISFIABLE_BODY.length) }).end(req.method === "HEAD" ? undefined : UNSATISFIABLE_BODY);
@@ -98,8 +98,4 @@ function decoded(segment: string): string | null {
   } catch {
     return null;
   }
-}
-
-function firstOf(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

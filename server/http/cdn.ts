@@ -5,6 +5,7 @@
 // No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
 // (an opaque origin, no script) and nosniff, and anything but plain media is a download (attachment).
 import fs from "node:fs";
+import type { IncomingHttpHeaders } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { NotFoundError } from "../errors.ts";
@@ -85,17 +86,11 @@ export type ContentAnswer =
   | { status: 200 | 206; headers: Record<string, string>; range: ByteRange | null }
   | { status: 304 | 416; headers: Record<string, string>; range?: undefined };
 
-/** The request's validators and range, as the content path reads them. */
-export interface ContentConditions {
-  ifNoneMatch?: string;
-  ifRange?: string;
-  range?: string;
-}
-
-export function contentAnswer(file: CdnFile, conditions: ContentConditions): ContentAnswer {
+/** `headers`: the request's, for its validators (If-None-Match, If-Range) and its Range. */
+export function contentAnswer(file: CdnFile, headers: IncomingHttpHeaders): ContentAnswer {
   const size = Number(file.size);
   const etag = `"${file.sha256}"`;
-  const headers: Record<string, string> = {
+  const answer: Record<string, string> = {
     ETag: etag,
     "Cache-Control": "public, max-age=31536000, immutable",
     "Accept-Ranges": "bytes",
@@ -104,23 +99,19 @@ export function contentAnswer(file: CdnFile, conditions: ContentConditions): Con
     "Cross-Origin-Resource-Policy": "cross-origin",
     "Content-Disposition": contentDisposition(dispositionOf(file), file.name),
   };
-  if (matches(conditions.ifNoneMatch, etag)) return { status: 304, headers };
-  const range = ifRange(conditions.ifRange, etag) ? parseRange(conditions.range, size) : null;
+  if (matches(headers["if-none-match"], etag)) return { status: 304, headers: answer };
+  const range = ifRange(first(headers["if-range"]), etag) ? parseRange(headers.range, size) : null;
   if (range === "unsatisfiable") {
-    return { status: 416, headers: { ...headers, "Content-Range": `bytes */${size}`, "Content-Type": "text/plain; charset=utf-8" } };
+    return { status: 416, headers: { ...answer, "Content-Range": `bytes */${size}`, "Content-Type": "text/plain; charset=utf-8" } };
   }
-  headers["Content-Type"] = file.contentType;
-  return { status: range ? 206 : 200, headers, range };
+  answer["Content-Type"] = file.contentType;
+  return { status: range ? 206 : 200, headers: answer, range };
 }
 
 export const UNSATISFIABLE_BODY = "Range Not Satisfiable";
 
 async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: CdnFile, filePath: string, gone: () => void) {
-  const answer = contentAnswer(file, {
-    ifNoneMatch: request.headers["if-none-match"],
-    ifRange: first(request.headers["if-range"]),
-    range: request.headers.range,
-  });
+  const answer = contentAnswer(file, request.headers);
   if (answer.status === 304 || answer.status === 416) {
     return withContentHeaders(reply, answer.headers).status(answer.status).send(answer.status === 416 ? UNSATISFIABLE_BODY : undefined);
   }
