@@ -62,16 +62,24 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
     return { user: rest, scopes, requestsPerMinute: quota?.requestsPerMinute ?? defaultRequestsPerMinute, via };
   }
 
-  type SessionRow = { id: string; expiresAt: Date; revokedAt: Date | null; user: ViewerUser & { quota: { requestsPerMinute: number } | null } };
-  type TokenRow = { id: string; scope: string; clientId: string; accessTokenExpiresAt: Date; revokedAt: Date | null; user: SessionRow["user"] };
+  // The rows the read cache keeps (null: no such session or token); their types follow the queries.
+  const sessionRow = (tokenHash: string) =>
+    db.session.findUnique({ where: { tokenHash }, select: { id: true, expiresAt: true, revokedAt: true, user: { select: userSelect } } });
+  const tokenRow = (accessTokenHash: string) =>
+    db.oAuthToken.findUnique({
+      where: { accessTokenHash },
+      select: { id: true, scope: true, clientId: true, accessTokenExpiresAt: true, revokedAt: true, user: { select: userSelect } },
+    });
+  type SessionRow = Awaited<ReturnType<typeof sessionRow>>;
+  type TokenRow = Awaited<ReturnType<typeof tokenRow>>;
 
-  function ofSession(session: SessionRow | null): Authentication {
+  function ofSession(session: SessionRow): Authentication {
     // An unknown or expired cookie counts as no cookie: the browser simply signs in again.
     if (!session || session.revokedAt || session.expiresAt <= new Date()) return { viewer: null };
     return { viewer: once(session, () => viewerOf(session.user, scopesForRole(session.user.role), { kind: "session", sessionId: session.id })) };
   }
 
-  function ofToken(row: TokenRow | null): Authentication {
+  function ofToken(row: TokenRow): Authentication {
     if (!row || row.revokedAt || row.accessTokenExpiresAt <= new Date()) return { viewer: null, error: new InvalidTokenError() };
     return {
       viewer: once(row, () => {
@@ -84,23 +92,12 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
 
   async function bySession(token: string): Promise<Authentication> {
     const tokenHash = hashToken(token);
-    return ofSession(
-      await cache.get(`session:${tokenHash}`, () =>
-        db.session.findUnique({ where: { tokenHash }, select: { id: true, expiresAt: true, revokedAt: true, user: { select: userSelect } } }),
-      ),
-    );
+    return ofSession(await cache.get(`session:${tokenHash}`, () => sessionRow(tokenHash)));
   }
 
   async function byToken(token: string): Promise<Authentication> {
     const accessTokenHash = hashToken(token);
-    return ofToken(
-      await cache.get(`token:${accessTokenHash}`, () =>
-        db.oAuthToken.findUnique({
-          where: { accessTokenHash },
-          select: { id: true, scope: true, clientId: true, accessTokenExpiresAt: true, revokedAt: true, user: { select: userSelect } },
-        }),
-      ),
-    );
+    return ofToken(await cache.get(`token:${accessTokenHash}`, () => tokenRow(accessTokenHash)));
   }
 
   /** The Bearer token of an Authorization header, or the error that answers a malformed one. */
@@ -123,11 +120,11 @@ export function createAuthenticator(deps: { db: Db; cache: ReadCache; defaultReq
       if (credentials.authorization !== undefined) {
         const bearer = bearerOf(credentials.authorization);
         if (typeof bearer !== "string") return bearer;
-        const hit = cache.peek<TokenRow | null>(`token:${hashToken(bearer)}`);
+        const hit = cache.peek<TokenRow>(`token:${hashToken(bearer)}`);
         return hit && ofToken(hit.value);
       }
       if (!credentials.sessionToken) return { viewer: null };
-      const hit = cache.peek<SessionRow | null>(`session:${hashToken(credentials.sessionToken)}`);
+      const hit = cache.peek<SessionRow>(`session:${hashToken(credentials.sessionToken)}`);
       return hit && ofSession(hit.value);
     },
   });
