@@ -177,6 +177,11 @@ export function createCdnService({ db, storage, accounts, uploads }: Deps) {
       return file;
     },
 
+    /** The cached row of a public file, without a query: undefined when it is not in the cache (ask publicFile). */
+    cachedPublicFile(id: string): CdnFile | undefined {
+      return publicFiles.get(id);
+    },
+
     /** Forgets a file the server found gone from storage (deleted through another instance). */
     forget(id: string) {
       publicFiles.delete(id);

@@ -57,7 +57,9 @@ export interface Router {
   platformUpgrade(path: string, handler: UpgradeHandler): void;
   /**
    * Answers some of the platform's requests before Fastify (the edge's CDN lookups, http/cdn-edge.ts): `handler`
-   * returns true when it answered, false to let Fastify have the request.
+   * returns true when it answered, false to let the router and Fastify have the request. Handlers run before the
+   * Host is matched, so one must take only requests that can be nothing but the platform's (the edge's lookups
+   * carry a secret token that Caddy sets only on the platform host's content route).
    */
   platformFastPath(handler: FastPathHandler): void;
   /** Cuts proxied WebSockets and responses still streaming, and closes the upstream connection pools. */
@@ -149,8 +151,8 @@ export function createRouter(options: RouterOptions): Router {
   return {
     serverFactory(platform, serverOptions) {
       const server = http.createServer(serverOptions.http ?? {}, (req, res) => {
-        if (handleRequest(req, res)) return;
         for (const fastPath of fastPaths) if (fastPath(req, res)) return;
+        if (handleRequest(req, res)) return;
         platform(req, res);
       });
       // What Fastify does to the server it creates when there is no serverFactory.
