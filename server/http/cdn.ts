@@ -1,11 +1,11 @@
 // Public CDN content. `GET /api/cdn/:id` redirects (302) to the bytes: on S3 a presigned URL of short life, on
-// local disk the platform's own content path `/cdn/:id/:name`, served here with streams, a strong ETag (the
+// local disk the platform's own content path `/cdn/:id/:name`, read from the file here, with a strong ETag (the
 // SHA-256), If-None-Match (304), one Range (206, 416 when unsatisfiable) and immutable caching (a file's id
 // never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
 // No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
 // (an opaque origin, no script) and nosniff, and anything but plain media is a download (attachment).
 import fs from "node:fs";
-import type { IncomingHttpHeaders } from "node:http";
+import type { IncomingHttpHeaders, OutgoingHttpHeaders, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { NotFoundError } from "../errors.ts";
@@ -16,8 +16,6 @@ import { parseRange, type ByteRange } from "./range.ts";
 
 /** How long a presigned S3 URL works. */
 const PRESIGNED_SECONDS = 300;
-/** Streamed in chunks of Node's default size: larger ones measured slower (bench/RESULTS.md, section cdn). */
-const READ_CHUNK = 64 * 1024;
 /** Bodies up to this size are read whole and sent in one write. */
 const WHOLE_READ_MAX = 2 * 1024 * 1024;
 
@@ -153,7 +151,43 @@ async function serveLocal(request: FastifyRequest, reply: FastifyReply, file: Cd
     reply.raw.once("close", () => returnReadBuffer(buffer));
     return reply.send(buffer.subarray(0, bytesRead));
   }
-  return reply.send(handle.createReadStream({ ...(range ?? {}), highWaterMark: READ_CHUNK }));
+  // Larger bodies go out through two reused buffers, written straight to the response (Fastify's lifecycle ends
+  // here, its onResponse hooks still run): chunks allocated per read are external memory, and at disk speed they
+  // made V8 run a full collection of the whole heap several times a second (bench/RESULTS.md, section cdn).
+  reply.hijack();
+  reply.raw.writeHead(reply.statusCode, reply.getHeaders() as OutgoingHttpHeaders);
+  void sendInChunks(handle, reply.raw, range?.start ?? 0, length).catch((error: unknown) => {
+    request.log.error({ err: error }, "CDN download failed mid-answer");
+    reply.raw.destroy();
+  });
+}
+
+/**
+ * Writes `length` bytes of the file from `start`: one buffer is read into while the other is written, and a buffer is
+ * read into again only once the kernel has taken its bytes (the write's callback), so a slow client holds two buffers
+ * and nothing more. Both go back to the pool once the answer has closed and no read is under way.
+ */
+async function sendInChunks(handle: fs.promises.FileHandle, res: ServerResponse, start: number, length: number): Promise<void> {
+  const buffers = [borrowReadBuffer(), borrowReadBuffer()];
+  const written: Promise<boolean>[] = [Promise.resolve(true), Promise.resolve(true)];
+  const closed = new Promise<void>((resolve) => (res.closed ? resolve() : res.once("close", () => resolve())));
+  try {
+    let position = start;
+    const end = start + length;
+    for (let turn = 0; position < end; turn ^= 1) {
+      // False: the write failed (the client hung up); its callback came with the error.
+      if (!(await written[turn]) || res.destroyed) return;
+      const buffer = buffers[turn];
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, end - position), position);
+      if (bytesRead === 0) throw new Error(`The file ended ${end - position} bytes before its recorded size.`);
+      position += bytesRead;
+      written[turn] = new Promise((resolve) => res.write(buffer.subarray(0, bytesRead), (error) => resolve(!error)));
+    }
+    res.end();
+  } finally {
+    await handle.close();
+    void closed.then(() => buffers.forEach(returnReadBuffer));
+  }
 }
 
 // Whole-file reads go into reused buffers: a fresh one per download is external memory that keeps V8's young

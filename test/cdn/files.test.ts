@@ -1,6 +1,6 @@
 // The CDN file store over REST and GraphQL: access (unauthenticated, scopes, another user's file), invalid
 // requests, the upload → public URL → content round trip, and what the content is served with.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
@@ -207,9 +207,14 @@ describe("ranges and validators", () => {
   });
 
   it("sends every file's own bytes to concurrent slow downloads, some of them cut off mid-answer", async () => {
-    // Whole-file answers (up to 2 MiB) are read into reused buffers: one must never hold two answers at once,
-    // whether their clients read slowly or hang up before the end.
-    const contents = ["a", "b", "c"].map((letter, i) => Buffer.alloc(2 * 1024 * 1024 - 1000 * i, letter));
+    // Answers are read into reused buffers (whole up to 2 MiB, in 2 MiB chunks beyond): one must never hold two
+    // answers at once, nor a chunk be read over before it was sent, whether clients read slowly or hang up early.
+    const contents = [
+      ...["a", "b", "c"].map((letter, i) => Buffer.alloc(2 * 1024 * 1024 - 1000 * i, letter)),
+      randomBytes(5 * 1024 * 1024 + 123),
+      // More than loopback's socket buffers take at once: the server must wait for the client to read.
+      randomBytes(24 * 1024 * 1024 + 1),
+    ];
     const locations = await Promise.all(contents.map(async (bytes, i) => (await fetchContent((await uploadFile(owner, bytes, `f${i}.bin`, "application/octet-stream")).body.url)).location));
     // A client that sends its request and reads nothing for a while, then reads the answer (or hangs up).
     const slowly = (url: string, cut: boolean) =>
@@ -229,12 +234,25 @@ describe("ranges and validators", () => {
           resolve(null);
         }, 150);
       });
-    const downloads = Array.from({ length: 24 }, async (_, n) => {
+    const downloads = Array.from({ length: 25 }, async (_, n) => {
       const i = n % contents.length;
       const body = await slowly(locations[i], n % 4 === 3);
       if (body) expect(body.equals(contents[i]), `download ${n} of file ${i}: ${body.length} bytes, ${body.subarray(0, 40).toString("latin1")}`).toBe(true);
     });
     await Promise.all(downloads);
+  });
+
+  it("sends a range of a large file across its read chunks, and the whole file, byte for byte", async () => {
+    const big = randomBytes(6 * 1024 * 1024 + 7);
+    const bigUrl = (await uploadFile(owner, big, "big.bin", "application/octet-stream")).body.url;
+    const whole = await fetchContent(bigUrl);
+    expect(whole.res.status).toBe(200);
+    expect(whole.body.equals(big)).toBe(true);
+    const [from, to] = [2 * 1024 * 1024 - 5, 4 * 1024 * 1024 + 9];
+    const part = await fetchContent(bigUrl, { range: `bytes=${from}-${to}` });
+    expect(part.res.status).toBe(206);
+    expect(part.res.headers.get("content-range")).toBe(`bytes ${from}-${to}/${big.length}`);
+    expect(part.body.equals(big.subarray(from, to + 1))).toBe(true);
   });
 
   it("answers a range with 206 and Content-Range: a-b, a- and the suffix -n", async () => {
