@@ -48,14 +48,16 @@ export function report({ sections, idle, peak, uploadSeconds, loads, connections
     "",
     "**Caddy edge floor**: the same Caddy route, its upstream a bare `node:http` server that answers each content path with the file's name at once " +
       "(no lookup, no validators, no existence check): the most this design (a lookup, then `file_server`) reaches with a Node upstream here. Slipway answers " +
-      "the edge's lookups before Fastify (server/http/cdn-edge.ts): one cached lookup, the validators and one synchronous `stat`.",
+      "the edge's lookups before Fastify (server/http/cdn-edge.ts): one cached lookup, the validators and one synchronous `stat`, answered at once " +
+      "(no promise), with headers built once per file when the request has no validator and no range.",
     "",
     "**Node floor**: a bare `node:http` server in its own process streaming the same file with `fs.createReadStream` (no framework, no lookup, " +
       "only type and length headers): the most any Node server copying the file through user space reaches here.",
     "",
     "How Slipway serves the content path itself (server/http/cdn.ts, without an edge or with `EDGE_CDN_FILES=slipway`): bodies up to 2 MiB are read whole " +
-      "with one `read`, into one of a few reused 2 MiB buffers, and sent with one write; larger ones stream from the file in 64 KiB chunks (Node's default; 1 MiB chunks measured slower, each " +
-      "being a fresh allocation outside Node's buffer pool). Node has no `sendfile`, so every byte crosses user space once. The lookup of a file by id is " +
+      "with one `read`, into one of a few reused 2 MiB buffers, and sent with one write; larger ones go out in 2 MiB chunks through two such buffers, one read " +
+      "into while the other is written, each read into again once the kernel has taken its bytes. No chunk is a fresh allocation: fresh chunks are external " +
+      "memory, which makes V8 collect the whole heap as they pile up. Node has no `sendfile`, so every byte crosses user space once. The lookup of a file by id is " +
       "cached in memory (rows never change), so a download costs no database query.",
     "",
     `Upload of a 1 GiB file (\`POST /api/cdn\`, multipart with Content-Length, streamed into local storage): Slipway's RSS was ${mb(idle).replace("/s", "")} idle and ` +
