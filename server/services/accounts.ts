@@ -36,6 +36,22 @@ export function createAccountService(deps: {
 }) {
   const { db, config, pubsub, cache, sessions, throttle, verification, audit } = deps;
 
+  async function loadQuota(userId: string) {
+    const [quota, apps, databases, cdn, widest] = await Promise.all([
+      db.quota.findUnique({ where: { userId } }),
+      db.app.count({ where: { ownerId: userId, previewOfId: null } }),
+      db.resource.count({ where: { app: { ownerId: userId } } }),
+      db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
+      db.app.aggregate({ where: { ownerId: userId }, _max: { instances: true } }),
+    ]);
+    // Every account gets its quota row at sign-up; the defaults cover a row lost to manual edits.
+    return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, instances: widest._max.instances ?? 0, cdnBytes: cdn._sum.size ?? 0n } };
+  }
+  type QuotaRecord = Awaited<ReturnType<typeof loadQuota>>;
+
+  const loadUser = (userId: string) => db.user.findUniqueOrThrow({ where: { id: userId } });
+  type UserRecord = Awaited<ReturnType<typeof loadUser>>;
+
   return {
     async signup(input: SignupInput, meta: SessionMeta) {
       validate(input as unknown as Record<string, unknown>, {
@@ -130,22 +146,22 @@ export function createAccountService(deps: {
 
     /** The quota record with what the user currently uses. */
     quotaOf(userId: string) {
-      return cache.get(`quota:${userId}`, async () => {
-        const [quota, apps, databases, cdn, widest] = await Promise.all([
-          db.quota.findUnique({ where: { userId } }),
-          db.app.count({ where: { ownerId: userId, previewOfId: null } }),
-          db.resource.count({ where: { app: { ownerId: userId } } }),
-          db.file.aggregate({ where: { ownerId: userId }, _sum: { size: true } }),
-          db.app.aggregate({ where: { ownerId: userId }, _max: { instances: true } }),
-        ]);
-        // Every account gets its quota row at sign-up; the defaults cover a row lost to manual edits.
-        return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, instances: widest._max.instances ?? 0, cdnBytes: cdn._sum.size ?? 0n } };
-      });
+      return cache.get(`quota:${userId}`, () => loadQuota(userId));
     },
 
     /** The user's record (cached like quotaOf: every write to users clears it). */
     user(userId: string) {
-      return cache.get(`user:${userId}`, () => db.user.findUniqueOrThrow({ where: { id: userId } }));
+      return cache.get(`user:${userId}`, () => loadUser(userId));
+    },
+
+    /** quotaOf's record while the cache holds it, without a promise; undefined otherwise. */
+    cachedQuotaOf(userId: string): QuotaRecord | undefined {
+      return cache.peek<QuotaRecord>(`quota:${userId}`)?.value;
+    },
+
+    /** user's record while the cache holds it, without a promise; undefined otherwise. */
+    cachedUser(userId: string): UserRecord | undefined {
+      return cache.peek<UserRecord>(`user:${userId}`)?.value;
     },
   };
 }

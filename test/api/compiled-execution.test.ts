@@ -36,7 +36,7 @@ describe("compiling", () => {
         requestsPerMinute: 120,
         via: { kind: "session", sessionId: "s1" },
       } as unknown,
-      services: { accounts: { user: async () => ({}), quotaOf: async () => ({}) } },
+      services: { accounts: { user: async () => ({}), quotaOf: async () => ({}), cachedUser: () => undefined, cachedQuotaOf: () => undefined } },
     };
     expect(await operation.run({}, context)).toEqual({ data: { viewer: { __typename: "Viewer" } } });
     context.viewer = null;
