@@ -7,6 +7,7 @@
 // (bench/RESULTS.md, section cdn). Only requests carrying Caddy's token are taken; every other one goes on to Fastify.
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { safeEqual } from "../auth/secrets.ts";
 import { NotFoundError, toAppError, type AppError } from "../errors.ts";
 import { EDGE_TOKEN_HEADER, SENDFILE_HEADER, SENDFILE_RANGE_HEADER } from "../platform/edge/caddy-cdn.ts";
 import type { Platform } from "../platform/index.ts";
@@ -36,13 +37,7 @@ interface WholeFileLookup {
 /** A request listener for the platform's requests: true when it answered (an edge lookup), false to pass it on. */
 export function edgeLookups(platform: Platform, storage: LocalStorage, token: string, log: Logger) {
   const cdn = platform.services.cdn;
-  // Compared in constant time, as timingSafeEqual does, without a Buffer per request.
-  const hasToken = (given: string | string[] | undefined) => {
-    if (typeof given !== "string" || given.length !== token.length) return false;
-    let difference = 0;
-    for (let i = 0; i < token.length; i++) difference |= given.charCodeAt(i) ^ token.charCodeAt(i);
-    return difference === 0;
-  };
+  const hasToken = (given: string | string[] | undefined) => typeof given === "string" && safeEqual(given, token);
   const wholeFileLookups = new WeakMap<CdnFile, WholeFileLookup | null>();
 
   function wholeFileLookup(file: CdnFile): WholeFileLookup | null {
