@@ -48,9 +48,11 @@ export function createAccountService(deps: {
     return { userId, ...config.defaultQuota, ...quota, usage: { apps, databases, instances: widest._max.instances ?? 0, cdnBytes: cdn._sum.size ?? 0n } };
   }
   type QuotaRecord = Awaited<ReturnType<typeof loadQuota>>;
+  const quotaKey = (userId: string) => `quota:${userId}`;
 
   const loadUser = (userId: string) => db.user.findUniqueOrThrow({ where: { id: userId } });
   type UserRecord = Awaited<ReturnType<typeof loadUser>>;
+  const userKey = (userId: string) => `user:${userId}`;
 
   return {
     async signup(input: SignupInput, meta: SessionMeta) {
@@ -146,22 +148,22 @@ export function createAccountService(deps: {
 
     /** The quota record with what the user currently uses. */
     quotaOf(userId: string) {
-      return cache.get(`quota:${userId}`, () => loadQuota(userId));
+      return cache.get(quotaKey(userId), () => loadQuota(userId));
     },
 
     /** The user's record (cached like quotaOf: every write to users clears it). */
     user(userId: string) {
-      return cache.get(`user:${userId}`, () => loadUser(userId));
+      return cache.get(userKey(userId), () => loadUser(userId));
     },
 
     /** quotaOf's record while the cache holds it, without a promise; undefined otherwise. */
     cachedQuotaOf(userId: string): QuotaRecord | undefined {
-      return cache.peek<QuotaRecord>(`quota:${userId}`)?.value;
+      return cache.peek<QuotaRecord>(quotaKey(userId))?.value;
     },
 
     /** user's record while the cache holds it, without a promise; undefined otherwise. */
     cachedUser(userId: string): UserRecord | undefined {
-      return cache.peek<UserRecord>(`user:${userId}`)?.value;
+      return cache.peek<UserRecord>(userKey(userId))?.value;
     },
   };
 }
