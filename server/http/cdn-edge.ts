@@ -25,10 +25,7 @@ interface Logger {
   error(details: object, message: string): void;
 }
 
-/**
- * The lookup's answer to a request with no validator and no range, the same for each one: built once per cached file
- * row (rows never change). `null` for a key outside the CDN folder (every CDN key is `cdn/<uuid>`), never named to Caddy.
- */
+/** The lookup's answer to a request with no validator and no range, the same for each one: built once per cached file row (rows never change). */
 interface WholeFileLookup {
   filePath: string;
   headers: Record<string, string>;
@@ -40,6 +37,7 @@ export function edgeLookups(platform: Platform, storage: LocalStorage, token: st
   const hasToken = (given: string | string[] | undefined) => typeof given === "string" && safeEqual(given, token);
   const wholeFileLookups = new WeakMap<CdnFile, WholeFileLookup | null>();
 
+  /** null for a key outside the CDN folder (every CDN key is `cdn/<uuid>`): such a file is never named to Caddy. */
   function wholeFileLookup(file: CdnFile): WholeFileLookup | null {
     let lookup = wholeFileLookups.get(file);
     if (lookup === undefined) {
