@@ -155,6 +155,9 @@ function postgresSql(connectionString: string): Sql {
   // Prisma's TIMESTAMP(3) columns hold UTC without a zone: read as UTC, whatever the process's time zone.
   const types = { getTypeParser: (oid: number, format?: "text" | "binary") => (oid === TIMESTAMP ? parseUtc : pg.types.getTypeParser(oid, format)) };
   const pool = new pg.Pool({ connectionString, max: 5, types: types as pg.CustomTypesConfig });
+  // An idle connection dropped by the server (a restart, pg_terminate_backend): without a listener the pool's error
+  // event would crash the process. The pool discards that client, and the next query opens another.
+  pool.on("error", () => {});
   const texts = new Map<string, string>();
   const text = (query: string) => {
     let converted = texts.get(query);
