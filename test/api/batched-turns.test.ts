@@ -1,4 +1,4 @@
-// Requests read in the same poll phase are handled together in the check phase that follows
+// Requests read in the same poll phase are started together in one callback of the check phase that follows
 // (server/http/batch-turns.ts), so their answers are written back-to-back; HTTP_BATCH_TURNS=false handles
 // each as it is read.
 import net from "node:net";
@@ -24,7 +24,14 @@ async function twoRequestsAtOnce(server: TestServer): Promise<string[]> {
   const accepted = acceptedConnections(server, 2);
   const sockets = await Promise.all([1, 2].map(() => connect(Number(port))));
   await accepted; // and reading: both connections' bytes are then read by the server's next poll
-  server.slipway.app.server.on("request", onRequest);
+  server.slipway.app.server.prependListener("request", onRequest); // before Fastify handles it
+  // The guard's first step, synchronous in the route's work: when each request's handling started.
+  const { authenticate } = server.slipway.platform;
+  const cached = authenticate.cached;
+  authenticate.cached = (credentials) => {
+    events.push("guarded");
+    return cached(credentials);
+  };
   try {
     const answers = sockets.map((socket) => answerOf(socket));
     // Written in one synchronous block: the server (same process) reads both in its next poll phase.
@@ -32,6 +39,7 @@ async function twoRequestsAtOnce(server: TestServer): Promise<string[]> {
     for (const answer of await Promise.all(answers)) expect(answer).toMatch(/^HTTP\/1\.1 200 /);
     return events;
   } finally {
+    authenticate.cached = cached;
     server.slipway.app.server.off("request", onRequest);
   }
 }
@@ -66,13 +74,13 @@ function answerOf(socket: net.Socket): Promise<string> {
 }
 
 describe("batched turns", () => {
-  it("reads every request that arrived together before answering any of them", async () => {
+  it("reads and starts every request that arrived together before answering any of them", async () => {
     await twoRequestsAtOnce(batched); // the first answer of a route may load what it needs
-    expect(await twoRequestsAtOnce(batched)).toEqual(["read 1", "read 2", "answered 1", "answered 2"]);
+    expect(await twoRequestsAtOnce(batched)).toEqual(["read 1", "read 2", "guarded", "guarded", "answered 1", "answered 2"]);
   });
 
   it("with HTTP_BATCH_TURNS=false, answers each request as it is read", async () => {
     await twoRequestsAtOnce(unbatched);
-    expect(await twoRequestsAtOnce(unbatched)).toEqual(["read 1", "answered 1", "read 2", "answered 2"]);
+    expect(await twoRequestsAtOnce(unbatched)).toEqual(["read 1", "guarded", "answered 1", "read 2", "guarded", "answered 2"]);
   });
 });
