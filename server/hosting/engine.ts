@@ -390,15 +390,16 @@ export class HostingEngine {
     try {
       log.end();
       const previousLive = deployment.app.liveDeploymentId;
-      await this.state.updateDeployment(appId, deploymentId, {
+      await this.state.settleDeployment(appId, deploymentId, {
         status: "LIVE",
         finishedAt: new Date(),
         releasePath: ctx!.releaseDir,
         web: rollbackOf?.web ?? ctx!.plan!.web,
         steps: timings,
+        superseded: previousLive !== deploymentId ? previousLive : null,
+        app: "RUNNING",
+        liveDeploymentId: deploymentId,
       });
-      if (previousLive && previousLive !== deploymentId) await this.state.updateDeployment(appId, previousLive, { status: "SUPERSEDED" });
-      await this.state.setAppStatus(appId, "RUNNING", deploymentId);
       log.system(`Deployed: ${timings.map((t) => `${t.name} ${t.ms} ms`).join(", ")}.`);
       await this.pruneReleases(appId);
     } catch (error) {
@@ -426,8 +427,13 @@ export class HostingEngine {
     if (!canceled && !shown) this.deps.onError(error, `deployment ${deploymentId} failed`);
     const message = canceled ? "The deployment was canceled." : shown ? (error as Error).message : "The deployment failed on Slipway's side; try again.";
     log(canceled ? "Canceled: the previous release keeps serving." : `Failed: ${message}`);
-    await this.state.updateDeployment(app.id, deploymentId, { status: canceled ? "CANCELED" : "FAILED", error: message, finishedAt: new Date(), steps: at.timings });
-    await this.state.setAppStatus(app.id, this.statusAfterFailure(supervisor, at.statusBefore, canceled));
+    await this.state.settleDeployment(app.id, deploymentId, {
+      status: canceled ? "CANCELED" : "FAILED",
+      error: message,
+      finishedAt: new Date(),
+      steps: at.timings,
+      app: this.statusAfterFailure(supervisor, at.statusBefore, canceled),
+    });
   }
 
   /** What the app is once a deployment failed: whatever its previous release is doing. */

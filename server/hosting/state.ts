@@ -28,14 +28,31 @@ export function createHostingState(db: Db, pubsub: PubSub) {
       await changed(appId);
     },
     async updateDeployment(appId: string, deploymentId: string, update: DeploymentUpdate): Promise<void> {
-      const { web, steps, ...rest } = update;
-      await db.deployment.updateMany({
-        where: { id: deploymentId },
-        data: { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}) },
-      });
+      await db.deployment.updateMany({ where: { id: deploymentId }, data: deploymentData(update) });
+      await changed(appId);
+    },
+    /**
+     * A deployment's outcome and the app's status in one transaction: a reader who sees the deployment settled
+     * also sees the app status that goes with it (never LIVE next to DEPLOYING).
+     */
+    async settleDeployment(
+      appId: string,
+      deploymentId: string,
+      outcome: DeploymentUpdate & { app: AppStatus; liveDeploymentId?: string; superseded?: string | null },
+    ): Promise<void> {
+      const { app: status, liveDeploymentId, superseded, ...update } = outcome;
+      await db.$transaction([
+        db.deployment.updateMany({ where: { id: deploymentId }, data: deploymentData(update) }),
+        ...(superseded ? [db.deployment.updateMany({ where: { id: superseded }, data: { status: "SUPERSEDED" } })] : []),
+        db.app.updateMany({ where: { id: appId }, data: { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) } }),
+      ]);
       await changed(appId);
     },
   };
+}
+
+function deploymentData({ web, steps, ...rest }: DeploymentUpdate) {
+  return { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}) };
 }
 
 export type HostingState = ReturnType<typeof createHostingState>;

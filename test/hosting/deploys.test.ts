@@ -107,6 +107,36 @@ describe("the deploy queue", () => {
   });
 });
 
+describe("what a reader sees", () => {
+  it("never sees a settled deployment next to an app still DEPLOYING: both change in one write", async () => {
+    const slug = await newApp();
+    const { db, pubsub } = server.slipway.platform;
+    const { id } = await db.app.findUniqueOrThrow({ where: { slug } });
+    // Every event of the app waits for a read of what is stored at that moment, so each write is seen alone.
+    const seen: string[] = [];
+    const publish = pubsub.publish;
+    pubsub.publish = async (topic, message) => {
+      if (topic === `app:${id}`) {
+        const app = await db.app.findUniqueOrThrow({ where: { id }, include: { deployments: { orderBy: { createdAt: "desc" }, take: 1 } } });
+        seen.push(`${app.deployments[0]?.status} ${app.status}`);
+      }
+      return publish.call(pubsub, topic, message);
+    };
+    try {
+      expect((await deploy(owner, slug, await zipFolder(null, nodeApp(serve("v1"))))).status).toBe("LIVE");
+      const fails = nodeApp("process.exit(3)");
+      expect((await deploy(owner, slug, await zipFolder(null, fails))).status).toBe("FAILED");
+    } finally {
+      pubsub.publish = publish;
+    }
+    const settled = seen.filter((s) => /^(LIVE|FAILED) /.test(s));
+    expect(settled.length).toBeGreaterThanOrEqual(2);
+    expect(settled.filter((s) => s.endsWith(" DEPLOYING"))).toEqual([]);
+    expect(seen).toContain("LIVE RUNNING");
+    expect(seen).toContain("FAILED RUNNING"); // the previous release keeps serving
+  });
+});
+
 describe("supervision", () => {
   // Swarm restarts a crashed task after a fixed delay (its RestartPolicy), not with Slipway's back-off: swarm.test.ts covers it.
   const onSwarm = TEST_RUNTIME === "swarm";
