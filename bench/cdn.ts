@@ -1,7 +1,7 @@
 // `npm run bench:cdn`: CDN downloads (1 MiB and 100 MiB files) through Slipway's local content path, and through
-// the Caddy edge that sends them with file_server (HTTP and HTTPS), against nginx (`sendfile on`) serving the same
-// files in the same run, and the platform's peak RSS while a 1 GiB file
-// is uploaded. Slipway runs as its own process (`node --import tsx server/main.ts`), so its RSS is its
+// the Caddy edge that sends them with file_server (HTTP and HTTPS; its direct route, and its lookup route alone),
+// against nginx (`sendfile on`) serving the same files in the same run, with floors for Node, for a bare Caddy
+// file_server and for the lookup route, and the platform's peak RSS while a 1 GiB file is uploaded. Slipway runs as its own process (`node --import tsx server/main.ts`), so its RSS is its
 // own; the load generator runs here. Writes the "cdn" section of bench/RESULTS.md.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -300,14 +300,18 @@ async function main() {
     running.push(nginx);
     const floor = await startNodeFloor(nginxRoot);
     running.push(floor);
-    const route = await edge.cdnRoute();
-    const plain = await startPlainCaddy(route);
+    const routes = await edge.cdnRoutes();
+    const plain = await startPlainCaddy(routes.direct, routes.lookup);
     running.push(plain);
+    const plainLookup = await startPlainCaddy(routes.lookup);
+    running.push(plainLookup);
     const lookupFloor = await startLookupFloor(sendfile);
     running.push(lookupFloor);
-    const floorRoute = JSON.parse(JSON.stringify(route).replace(/"dial":"[^"]+"/, `"dial":"${lookupFloor.dial}"`)) as Record<string, unknown>;
+    const floorRoute = JSON.parse(JSON.stringify(routes.lookup).replace(/"dial":"[^"]+"/, `"dial":"${lookupFloor.dial}"`)) as Record<string, unknown>;
     const plainFloor = await startPlainCaddy(floorRoute);
     running.push(plainFloor);
+    const staticFloor = await startPlainCaddy({ handle: [{ handler: "file_server", root: nginxRoot }] });
+    running.push(staticFloor);
     const allTargets: Target[] = [
       { key: "nginx", label: "nginx (`sendfile on`)", url: (name) => `${nginx.url}/${name}`, pids: [nginx.pid] },
       { key: "nginxTls", label: "nginx, HTTPS (same server, `ssl`: no sendfile)", url: (name) => `${nginx.tlsUrl}/${name}`, ca: nginx.ca, pids: [nginx.pid] },
@@ -315,13 +319,25 @@ async function main() {
       { key: "slipway", label: "Slipway in-process (no edge: Node streams the file)", url: (_, content) => `${slipway.url}${content}`, pids: [slipway.child.pid!] },
       {
         key: "caddy",
-        label: "**Caddy edge, HTTP** (Slipway's lookup, then `file_server`: sendfile)",
+        label: "**Caddy edge, HTTP** (the direct route: `file_server` sends the file's link, sendfile, no lookup)",
         url: (_, content) => `${plain.url}${content}`,
         pids: [plain.pid, slipway.child.pid!],
       },
       {
+        key: "caddyStatic",
+        label: "Caddy floor, HTTP (a bare `file_server` route: no matchers, no headers)",
+        url: (name) => `${staticFloor.url}/${name}`,
+        pids: [staticFloor.pid],
+      },
+      {
+        key: "caddyLookup",
+        label: "Caddy edge's lookup route, HTTP (ranges, validators, downloads: Slipway's lookup, then `file_server`)",
+        url: (_, content) => `${plainLookup.url}${content}`,
+        pids: [plainLookup.pid, slipway.child.pid!],
+      },
+      {
         key: "caddyFloor",
-        label: "Caddy edge floor, HTTP (the same route, its lookup answered by a bare `node:http` server)",
+        label: "Lookup route floor, HTTP (the same route, its lookup answered by a bare `node:http` server)",
         url: (_, content) => `${plainFloor.url}${content}`,
         pids: [plainFloor.pid, lookupFloor.pid],
       },

@@ -29,6 +29,7 @@ import { createPlatform, type Platform } from "./platform/index.ts";
 import { LocalStorage } from "./platform/storage/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
+import { EDGE_LINKS } from "./services/cdn-layout.ts";
 
 export interface Slipway {
   app: FastifyInstance;
@@ -119,7 +120,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(domainChallengeRoute, { platform });
   // EDGE_CDN_FILES=caddy with local storage: Caddy sends CDN files (sendfile) once Slipway has looked them up.
   const local = platform.storage instanceof LocalStorage ? platform.storage : null;
-  const edgeFiles = config.edge?.cdnFiles === "caddy" && local ? { root: local.pathOf("cdn"), token: randomBytes(32).toString("base64url") } : undefined;
+  const edgeFiles = config.edge?.cdnFiles === "caddy" && local ? { root: local.pathOf("cdn"), links: local.pathOf(EDGE_LINKS), token: randomBytes(32).toString("base64url") } : undefined;
   await app.register(cdnRoutes, { platform });
   if (edgeFiles && local) router.platformFastPath(edgeLookups(platform, local, edgeFiles.token, app.log));
   await app.register(async (scope) => graphiqlAssetRoutes(scope));
@@ -149,6 +150,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       await platform.services.domains.start();
       // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
       if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
+      void platform.services.cdn.linkStoredFiles().catch((error: unknown) => app.log.error({ err: error }, "linking stored CDN files for the edge failed"));
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
       // EDGE=caddy: the edge gets the whole table now (rebuilt from the database by boot and domains.start), then

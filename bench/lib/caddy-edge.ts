@@ -58,12 +58,13 @@ export async function startEdgeCaddy() {
     async ca(): Promise<string> {
       return JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
     },
-    /** The CDN route Slipway loaded (caddy-cdn.ts), as Caddy holds it. */
-    async cdnRoute(): Promise<Record<string, unknown>> {
+    /** The CDN routes Slipway loaded (caddy-cdn.ts), as Caddy holds them: the direct route, then the lookup route. */
+    async cdnRoutes(): Promise<{ direct: Record<string, unknown>; lookup: Record<string, unknown> }> {
       const routes = JSON.parse((await adminRequest(admin, "GET", "/config/apps/http/servers/slipway/routes")).body) as Record<string, unknown>[];
-      const route = routes.find((r) => JSON.stringify(r.match ?? []).includes('"/cdn/*"'));
-      if (!route) throw new Error("Slipway loaded no CDN route into Caddy (EDGE_CDN_FILES=caddy and local storage expected)");
-      return route;
+      const direct = routes.find((r) => JSON.stringify(r.match ?? []).includes('"^/cdn/'));
+      const lookup = routes.find((r) => JSON.stringify(r.match ?? []).includes('"/cdn/*"'));
+      if (!direct || !lookup) throw new Error("Slipway loaded no CDN routes into Caddy (EDGE_CDN_FILES=caddy and local storage expected)");
+      return { direct, lookup };
     },
     async close() {
       await stop(child);
@@ -72,14 +73,14 @@ export async function startEdgeCaddy() {
   };
 }
 
-/** A second Caddy serving `route` on plain HTTP (admin endpoint off, no automatic HTTPS). */
-export async function startPlainCaddy(route: Record<string, unknown>) {
+/** A second Caddy serving `routes` on plain HTTP (admin endpoint off, no automatic HTTPS). */
+export async function startPlainCaddy(...routes: Record<string, unknown>[]) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-bench-plain-caddy-"));
   const port = await freePort();
   const child = runCaddy(dir, {
     admin: { disabled: true },
     logging: { logs: { default: { level: "ERROR" } } },
-    apps: { http: { servers: { plain: { listen: [`127.0.0.1:${port}`], automatic_https: { disable: true }, routes: [route] } } } },
+    apps: { http: { servers: { plain: { listen: [`127.0.0.1:${port}`], automatic_https: { disable: true }, routes } } } },
   });
   const url = `http://127.0.0.1:${port}`;
   await until(() => fetch(url).then(() => true), child, "Caddy (plain HTTP)", dir);

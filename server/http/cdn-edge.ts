@@ -17,8 +17,8 @@ import { contentAnswer, UNSATISFIABLE_BODY } from "./cdn.ts";
 import { restErrorBody } from "./errors.ts";
 import { SECURITY_HEADERS } from "./security-headers.ts";
 
-/** `/cdn/<id>/<name>` (the name is only for the download), with an optional query. */
-const CONTENT_PATH = /^\/cdn\/([^/?]+)\/[^/?]+(?:\?.*)?$/;
+/** `/cdn/<id>/<type>/<subtype>/<sha256>/<name>` or (given out before) `/cdn/<id>/<name>`, with an optional query. */
+const CONTENT_PATH = /^\/cdn\/([^/?]+)\/(?:[^/?]+\/[^/?]+\/[^/?]+\/)?[^/?]+(?:\?.*)?$/;
 const TOKEN_HEADER = EDGE_TOKEN_HEADER.toLowerCase();
 
 interface Logger {

@@ -1,5 +1,5 @@
 // Public CDN content. `GET /api/cdn/:id` redirects (302) to the bytes: on S3 a presigned URL of short life, on
-// local disk the platform's own content path `/cdn/:id/:name`, read from the file here, with a strong ETag (the
+// local disk the platform's own content path (`/cdn/:id/…/:name`, cdn-layout.ts), read from the file here, with a strong ETag (the
 // SHA-256), If-None-Match (304), one Range (206, 416 when unsatisfiable) and immutable caching (a file's id
 // never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
 // No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
@@ -12,24 +12,13 @@ import { NotFoundError } from "../errors.ts";
 import type { Platform } from "../platform/index.ts";
 import { contentDisposition, LocalStorage } from "../platform/storage/index.ts";
 import type { CdnFile } from "../services/cdn.ts";
+import { contentPath, dispositionOf } from "../services/cdn-layout.ts";
 import { parseRange, type ByteRange } from "./range.ts";
 
 /** How long a presigned S3 URL works. */
 const PRESIGNED_SECONDS = 300;
 /** Bodies up to this size are read whole and sent in one write. */
 const WHOLE_READ_MAX = 2 * 1024 * 1024;
-
-/** Types a browser shows without running anything; everything else is served as a download. */
-const INLINE = /^(image\/(png|jpeg|gif|webp|avif|bmp|x-icon|vnd\.microsoft\.icon)|audio\/[\w.+-]+|video\/[\w.+-]+|text\/(plain|csv)|application\/(json|pdf|octet-stream)|font\/[\w.+-]+)$/;
-
-export function dispositionOf(file: Pick<CdnFile, "contentType">): "inline" | "attachment" {
-  return INLINE.test(file.contentType) && file.contentType !== "application/pdf" ? "inline" : "attachment";
-}
-
-/** Where the local content of a file is served. */
-export function contentPath(file: Pick<CdnFile, "id" | "name">): string {
-  return `/cdn/${file.id}/${encodeURIComponent(file.name)}`;
-}
 
 /**
  * When the edge sends local CDN files itself, its lookups are answered before Fastify (cdn-edge.ts); every other
@@ -64,7 +53,9 @@ export async function cdnRoutes(app: FastifyInstance, { platform }: { platform: 
     done();
   });
 
-  app.get<{ Params: { id: string; name: string } }>("/cdn/:id/:name", async (request, reply) => {
+  // The path names the representation (cdn-layout.ts), which only the edge relies on: the stored row decides here.
+  // `/cdn/:id/:name` is the shape of content paths given out before.
+  const content = async (request: FastifyRequest<{ Params: { id: string } }>, reply: FastifyReply) => {
     const file = await services.cdn.publicFile(request.params.id);
     if (!file) throw new NotFoundError("No file with this id.");
     const socket = request.raw.socket;
@@ -76,7 +67,9 @@ export async function cdnRoutes(app: FastifyInstance, { platform }: { platform: 
       if (closing) socket.end();
     });
     return serveLocal(request, reply, file, local.pathOf(file.storageKey), () => services.cdn.forget(file.id));
-  });
+  };
+  app.get("/cdn/:id/:type/:subtype/:sha256/:name", content);
+  app.get("/cdn/:id/:name", content);
 }
 
 /** What the content path answers for a file, before any bytes are read (shared with the edge's lookup, cdn-edge.ts). */
@@ -95,7 +88,8 @@ export function contentAnswer(file: CdnFile, headers: IncomingHttpHeaders): Cont
     "Content-Security-Policy": "sandbox",
     "X-Content-Type-Options": "nosniff",
     "Cross-Origin-Resource-Policy": "cross-origin",
-    "Content-Disposition": contentDisposition(dispositionOf(file), file.name),
+    // A name only for downloads: shown content is saved under its path's last segment, which is the name.
+    "Content-Disposition": dispositionOf(file) === "inline" ? "inline" : contentDisposition("attachment", file.name),
   };
   if (matches(headers["if-none-match"], etag)) return { status: 304, headers: answer };
   const range = ifRange(first(headers["if-range"]), etag) ? parseRange(headers.range, size) : null;

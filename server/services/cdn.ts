@@ -11,6 +11,7 @@ import { AppError, InvalidRequestError, NotFoundError, StorageQuotaExceededError
 import { formatBytes } from "../format.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { AccountService } from "./accounts.ts";
+import { edgeLinkKey } from "./cdn-layout.ts";
 import type { Page } from "./pages.ts";
 import { uploadTooLarge, type StreamedUpload, type UploadService } from "./uploads.ts";
 
@@ -38,10 +39,25 @@ interface Deps {
   storage: ObjectStorage;
   accounts: AccountService;
   uploads: UploadService;
+  logger: { error(details: object, message: string): void };
 }
 
-export function createCdnService({ db, storage, accounts, uploads }: Deps) {
+export function createCdnService({ db, storage, accounts, uploads, logger }: Deps) {
   const publicFiles = new Map<string, CdnFile>();
+  const linkKeyOf = (file: CdnFile) => (storage.canLink ? edgeLinkKey(file) : null);
+
+  /** The edge's own name for a file it may send without asking (cdn-layout.ts). Without it, the edge asks: slower, as correct. */
+  async function linkForEdge(file: CdnFile): Promise<void> {
+    const linkKey = linkKeyOf(file);
+    if (linkKey) await storage.link(file.storageKey, linkKey).catch((error: unknown) => logger.error({ err: error, file: file.id }, "could not link a CDN file for the edge"));
+  }
+
+  /** The edge's name goes first: once it is gone, the edge asks Slipway. */
+  async function deleteStored(file: CdnFile): Promise<void> {
+    const linkKey = linkKeyOf(file);
+    if (linkKey) await storage.delete(linkKey);
+    await storage.delete(file.storageKey);
+  }
 
   async function ensureHold(userId: string) {
     if (await db.cdnHold.findUnique({ where: { userId } })) return;
@@ -127,6 +143,7 @@ export function createCdnService({ db, storage, accounts, uploads }: Deps) {
           db.file.create({ data: { ownerId: userId, name, size, contentType, sha256: result.stored.sha256, storageKey: key } }),
           db.cdnHold.updateMany({ where: { userId }, data: { bytes: { decrement: reserved - size } } }),
         ]);
+        await linkForEdge(file);
         return file;
       } catch (error) {
         upload.stream.resume(); // the rest of the request is read and dropped, so the answer can go out
@@ -155,6 +172,8 @@ export function createCdnService({ db, storage, accounts, uploads }: Deps) {
     async remove(userId: string, id: string): Promise<void> {
       const file = await db.file.findFirst({ where: { id, ownerId: userId } });
       if (!file) throw new NotFoundError("No file with this id.");
+      const linkKey = linkKeyOf(file);
+      if (linkKey) await storage.delete(linkKey); // the edge stops sending it on its own before the row goes
       const [deleted] = await db.$transaction([
         db.file.deleteMany({ where: { id, ownerId: userId } }),
         db.cdnHold.updateMany({ where: { userId }, data: { bytes: { decrement: file.size } } }),
@@ -162,7 +181,7 @@ export function createCdnService({ db, storage, accounts, uploads }: Deps) {
       // A concurrent delete got there first: give its decrement back.
       if (deleted.count === 0) await db.cdnHold.updateMany({ where: { userId }, data: { bytes: { increment: file.size } } });
       publicFiles.delete(id);
-      await storage.delete(file.storageKey);
+      await deleteStored(file); // the link again: linkStoredFiles may have made it meanwhile
     },
 
     /** A file by id, for anyone (public content); null when there is none. */
@@ -200,14 +219,36 @@ export function createCdnService({ db, storage, accounts, uploads }: Deps) {
       }
     },
 
+    /**
+     * Links every stored file the edge may send on its own and has no link for yet (files stored before links
+     * existed, or whose link could not be made). At boot, in the background: until then the edge asks Slipway.
+     */
+    async linkStoredFiles(): Promise<number> {
+      if (!storage.canLink) return 0;
+      let linked = 0;
+      for (let after: string | undefined; ; ) {
+        const page = await db.file.findMany({ orderBy: { id: "asc" }, take: 500, ...(after ? { cursor: { id: after }, skip: 1 } : {}) });
+        for (const file of page) {
+          const linkKey = edgeLinkKey(file);
+          if (!linkKey || (await storage.stat(linkKey))) continue;
+          await linkForEdge(file);
+          // Deleted meanwhile, after its delete removed the link for the last time: this link must not outlive it.
+          if (!(await db.file.findUnique({ where: { id: file.id }, select: { id: true } }))) await storage.delete(linkKey);
+          else linked += 1;
+        }
+        if (page.length < 500) return linked;
+        after = page.at(-1)!.id;
+      }
+    },
+
     /** Removes every stored object of a user (their rows go with the account, by cascade). */
     async deleteAllOf(userId: string): Promise<void> {
-      const files = await db.file.findMany({ where: { ownerId: userId }, select: { id: true, storageKey: true } });
+      const files = await db.file.findMany({ where: { ownerId: userId } });
       await db.file.deleteMany({ where: { ownerId: userId } });
       await db.cdnHold.deleteMany({ where: { userId } });
       for (const file of files) {
         publicFiles.delete(file.id);
-        await storage.delete(file.storageKey);
+        await deleteStored(file);
       }
     },
   };

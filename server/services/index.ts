@@ -71,7 +71,7 @@ export function createServices(deps: ServiceDeps) {
   const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger, counters: deps.counters });
-  const cdn = createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads });
+  const cdn = createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads, logger: deps.logger });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
   const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit, removeDatabases: (app) => resources.removeAllOf(app) });
   return {

@@ -157,7 +157,8 @@ describe("upload and fetch", () => {
     expect(usage).toBe(sizes);
 
     const { res: content, body, location } = await fetchContent(res.body.url);
-    expect(new URL(location).pathname).toBe(`/cdn/${res.body.id}/greeting.txt`);
+    // The path names the representation (services/cdn-layout.ts) and ends with the name, which a browser saves it as.
+    expect(new URL(location).pathname).toBe(`/cdn/${res.body.id}/text/plain/${sha256(text)}/greeting.txt`);
     expect(content.status).toBe(200);
     expect(body.toString()).toBe(text);
     expect(content.headers.get("content-type")).toBe("text/plain");
@@ -166,7 +167,10 @@ describe("upload and fetch", () => {
     expect(content.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
     expect(content.headers.get("x-content-type-options")).toBe("nosniff");
     expect(content.headers.get("content-security-policy")).toBe("sandbox");
-    expect(content.headers.get("content-disposition")).toMatch(/^inline; filename="greeting.txt"/);
+    expect(content.headers.get("content-disposition")).toBe("inline");
+    // Content paths given out before (`/cdn/:id/:name`) still work.
+    const old = await fetch(`${server.url}/cdn/${res.body.id}/greeting.txt`);
+    expect([old.status, await old.text()]).toEqual([200, text]);
   });
 
   it("keeps only the file's own name, without folders or control characters", async () => {
@@ -174,8 +178,13 @@ describe("upload and fetch", () => {
     expect(res.status).toBe(201);
     expect(res.body.name).toBe("ünïcode name.txt");
     expect(res.body.contentType).toBe("text/plain");
-    const { res: content } = await fetchContent(res.body.url);
-    expect(content.headers.get("content-disposition")).toBe(`inline; filename="_n_code name.txt"; filename*=UTF-8''%C3%BCn%C3%AFcode%20name.txt`);
+    const { res: content, location } = await fetchContent(res.body.url);
+    expect(location).toMatch(/\/%C3%BCn%C3%AFcode%20name\.txt$/);
+    expect(content.headers.get("content-disposition")).toBe("inline");
+    // A download carries the name in Content-Disposition, with an ASCII fallback.
+    const pdf = (await uploadFile(owner, "%PDF-1.4", "ünïcode name.pdf", "application/pdf")).body;
+    const { res: download } = await fetchContent(pdf.url);
+    expect(download.headers.get("content-disposition")).toBe(`attachment; filename="_n_code name.pdf"; filename*=UTF-8''%C3%BCn%C3%AFcode%20name.pdf`);
   });
 
   it("stores an empty file", async () => {

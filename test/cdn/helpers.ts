@@ -13,11 +13,21 @@ export function uploadFile(client: Client, bytes: Uint8Array | string, name = "h
   return client.request("POST", "/api/cdn", { body: form });
 }
 
-/** Every file under the local storage folder (partial uploads included). */
+/**
+ * Every file under the local storage folder (partial uploads included), once each: a file's link for the edge
+ * (cdn-edge/, a second name for the same bytes) is not another object, but keeps the object there while it lasts.
+ */
 export function storedObjects(server: TestServer): string[] {
   const root = path.join(server.config.dataDir, "storage");
   if (!fs.existsSync(root)) return [];
-  return fs.readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  const byInode = new Map<number, string>();
+  for (const entry of fs.readdirSync(root, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    const { ino } = fs.statSync(file);
+    if (!byInode.has(ino)) byInode.set(ino, file);
+  }
+  return [...byInode.values()];
 }
 
 /** Follows the public URL's redirect by hand and fetches the content with `headers`. */

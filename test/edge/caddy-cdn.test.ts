@@ -1,8 +1,9 @@
 // EDGE=caddy with local storage (EDGE_CDN_FILES=caddy, the default): a real Caddy sends CDN files with
-// file_server after Slipway's lookup (server/platform/edge/caddy-cdn.ts). Downloads through Caddy keep Slipway's
-// bytes and headers, ranges and validators; a deleted file is a 404; no URL reaches a file outside the CDN
-// folder; a client cannot make Slipway name a file (only Caddy's token does), and EDGE_CDN_FILES=slipway
-// leaves the bytes to Slipway.
+// file_server, on its own for a whole file shown inline, after Slipway's lookup otherwise
+// (server/platform/edge/caddy-cdn.ts). Downloads through Caddy keep Slipway's bytes and headers, ranges and
+// validators; a deleted file is a 404; a path with altered claims is not sent on Caddy's own; no URL reaches a
+// file outside the CDN folder; a client cannot make Slipway name a file (only Caddy's token does), and
+// EDGE_CDN_FILES=slipway leaves the bytes to Slipway.
 import { randomBytes } from "node:crypto";
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -103,16 +104,40 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
     }
   });
 
+  /** Slipway's lookups for the edge made while `work` runs (two for a file not cached yet: the cache, then the database). */
+  async function lookupsDuring(work: () => Promise<void>): Promise<number> {
+    const cdn = server.slipway.platform.services.cdn;
+    const { cachedPublicFile, publicFile } = cdn;
+    let lookups = 0;
+    cdn.cachedPublicFile = (id) => (lookups++, cachedPublicFile(id));
+    cdn.publicFile = (id) => (lookups++, publicFile(id));
+    try {
+      await work();
+    } finally {
+      Object.assign(cdn, { cachedPublicFile, publicFile });
+    }
+    return lookups;
+  }
+
+  /** The headers a client is sent, less the ones of the connection. */
+  const contentHeaders = (answer: Answer) => {
+    const { date: _date, connection: _connection, "keep-alive": _keepAlive, server: _server, "alt-svc": _altSvc, ...rest } = answer.headers;
+    return rest;
+  };
+
   it("sends the bytes with Slipway's headers: type, length, disposition, strong ETag, caching, nosniff, sandbox", async () => {
     const location = await contentPath(file.id);
-    expect(location).toBe(`/cdn/${file.id}/donn%C3%A9es%20brutes.bin`);
-    const res = await get(edge, location, { ca });
+    expect(location).toBe(`/cdn/${file.id}/application/octet-stream/${file.sha256}/donn%C3%A9es%20brutes.bin`);
+    let res!: Answer;
+    // A whole file shown inline: Caddy sends it on its own, through the link Slipway made at upload.
+    expect(await lookupsDuring(async () => void (res = await get(edge, location, { ca })))).toBe(0);
     expect(res.status).toBe(200);
     expect(res.body.equals(bytes)).toBe(true);
+    expect(contentHeaders(res)).toEqual(contentHeaders(await get(server.url, location)));
     expect(res.headers).toMatchObject({
       "content-type": "application/octet-stream",
       "content-length": String(bytes.length),
-      "content-disposition": `inline; filename="donn_es brutes.bin"; filename*=UTF-8''donn%C3%A9es%20brutes.bin`,
+      "content-disposition": "inline",
       etag: `"${file.sha256}"`,
       "cache-control": "public, max-age=31536000, immutable",
       "accept-ranges": "bytes",
@@ -123,9 +148,56 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
     // Caddy's own validators and Slipway's instructions to Caddy never reach the client.
     expect(res.headers["last-modified"]).toBeUndefined();
     expect(Object.keys(res.headers).filter((name) => name.startsWith("x-slipway"))).toEqual([]);
-    const head = await get(edge, location, { ca, method: "HEAD" });
+    let head!: Answer;
+    expect(await lookupsDuring(async () => void (head = await get(edge, location, { ca, method: "HEAD" })))).toBe(0);
     expect(head).toMatchObject({ status: 200, headers: { "content-length": String(bytes.length), etag: `"${file.sha256}"` } });
     expect(head.body.length).toBe(0);
+  });
+
+  it("asks Slipway whenever the request or the path is not a plain whole file shown inline", async () => {
+    const location = await contentPath(file.id);
+    const conditions: Record<string, string>[] = [{ range: "bytes=0-9" }, { "if-none-match": `"${file.sha256}"` }, { "if-range": `"${file.sha256}"` }, { "if-modified-since": new Date().toUTCString() }];
+    for (const headers of conditions) {
+      expect(await lookupsDuring(() => get(edge, location, { ca, headers }).then(() => {})), JSON.stringify(headers)).toBeGreaterThan(0);
+    }
+    // A path whose type, hash or id were altered names no link: Slipway answers, with the file as stored.
+    const [, , id, , , sha256, name] = location.split("/");
+    const png = (await uploadFile(owner, "not really a picture", "p.png", "image/png")).body;
+    const pngPath = await contentPath(png.id);
+    expect(pngPath).toBe(`/cdn/${png.id}/image/png/${png.sha256}/p.png`);
+    const altered = [
+      `/cdn/${id}/text/html/${sha256}/${name}`,
+      `/cdn/${id}/image/png/${sha256}/${name}`,
+      `/cdn/${id}/application/octet-stream/${png.sha256}/${name}`,
+      `/cdn/${png.id}/application/octet-stream/${png.sha256}/p.png`,
+    ];
+    for (const attempt of altered) {
+      let res!: Answer;
+      expect(await lookupsDuring(async () => void (res = await get(edge, attempt, { ca }))), attempt).toBeGreaterThan(0);
+      expect(res.status, attempt).toBe(200);
+      expect(res.headers["content-type"], attempt).toBe(attempt.includes(png.id) ? "image/png" : "application/octet-stream");
+      expect(res.headers.etag, attempt).toBe(`"${attempt.includes(png.id) ? png.sha256 : file.sha256}"`);
+    }
+    // An HTML upload has no link: it is a download, with its name, which only Slipway's answer carries.
+    const html = (await uploadFile(owner, "<p>hi</p>", "page.html", "text/html")).body;
+    const htmlPath = await contentPath(html.id);
+    expect(await lookupsDuring(async () => void (await get(edge, htmlPath, { ca })))).toBeGreaterThan(0);
+    expect(fs.existsSync(path.join(server.config.dataDir, "storage", "cdn-edge", "text", "html"))).toBe(false);
+  });
+
+  it("links the files stored before links existed, at boot", async () => {
+    const cdn = server.slipway.platform.services.cdn;
+    const image = (await uploadFile(owner, "an old picture", "old.gif", "image/gif")).body;
+    const link = path.join(server.config.dataDir, "storage", "cdn-edge", "image", "gif", `${image.id}.${image.sha256}`);
+    expect(fs.readFileSync(link, "utf8")).toBe("an old picture");
+    fs.rmSync(link);
+    const location = await contentPath(image.id);
+    expect(await lookupsDuring(() => get(edge, location, { ca }).then(() => {}))).toBeGreaterThan(0);
+    expect(await cdn.linkStoredFiles()).toBe(1);
+    expect(await cdn.linkStoredFiles()).toBe(0);
+    let res!: Answer;
+    expect(await lookupsDuring(async () => void (res = await get(edge, location, { ca })))).toBe(0);
+    expect(res.body.toString()).toBe("an old picture");
   });
 
   it("sends an HTML upload as an attachment, never as a page of the platform's origin", async () => {
@@ -178,9 +250,11 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
     const orphan = (await uploadFile(owner, "orphan", "orphan.txt")).body;
     const orphanPath = await contentPath(orphan.id);
     expect((await get(edge, orphanPath, { ca })).status).toBe(200);
-    const storageDir = path.join(server.config.dataDir, "storage", "cdn");
-    for (const name of fs.readdirSync(storageDir)) {
-      if (fs.readFileSync(path.join(storageDir, name), "utf8") === "orphan") fs.rmSync(path.join(storageDir, name));
+    // Its object and its link, as another instance's delete removes them (the row there, this one's still cached).
+    const storageDir = path.join(server.config.dataDir, "storage");
+    for (const name of fs.readdirSync(storageDir, { recursive: true }) as string[]) {
+      const file = path.join(storageDir, name);
+      if (fs.statSync(file).isFile() && fs.readFileSync(file, "utf8") === "orphan") fs.rmSync(file);
     }
     const gone = await get(edge, orphanPath, { ca });
     expect(gone.status).toBe(404);

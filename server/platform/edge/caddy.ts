@@ -24,7 +24,7 @@ import http from "node:http";
 import tls from "node:tls";
 import type { CaddyAdmin, Config } from "../../config.ts";
 import type { RouteSnapshot } from "../../hosting/routes.ts";
-import { cdnRoute } from "./caddy-cdn.ts";
+import { cdnEdgeRoutes } from "./caddy-cdn.ts";
 import { REFRESH_MS, srvName, startUpstreamDns, type UpstreamDns } from "./caddy-dns.ts";
 import type { EdgeDriver, EdgeOptions } from "./types.ts";
 
@@ -66,7 +66,7 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   }
   // The platform's host first: it is never an app's, even when shaped like one (as in-process).
   const routes: Json[] = [
-    ...(options.cdnFiles ? [cdnRoute(options.platformHostname, dial(options.slipway), options.cdnFiles)] : []),
+    ...(options.cdnFiles ? cdnEdgeRoutes(options.platformHostname, dial(options.slipway), options.cdnFiles) : []),
     { match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true },
   ];
   const hosts: string[] = [options.platformHostname];

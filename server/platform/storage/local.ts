@@ -13,6 +13,7 @@ const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
 export class LocalStorage implements ObjectStorage {
   readonly kind = "local";
+  readonly canLink = true;
 
   constructor(private readonly root: string) {}
 
@@ -68,6 +69,16 @@ export class LocalStorage implements ObjectStorage {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
       throw error;
+    }
+  }
+
+  async link(key: string, linkKey: string): Promise<void> {
+    const target = this.pathOf(linkKey);
+    await fs.promises.mkdir(path.dirname(target), { recursive: true });
+    try {
+      await fs.promises.link(this.pathOf(key), target);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error; // made before: the same file
     }
   }
 

@@ -29,6 +29,7 @@ const PARTS_IN_FLIGHT = 2;
 
 export class S3Storage implements ObjectStorage {
   readonly kind = "s3";
+  readonly canLink = false;
   private readonly client: S3Client;
   private readonly bucket: string;
 
@@ -102,6 +103,10 @@ export class S3Storage implements ObjectStorage {
       if (isMissing(error)) return null;
       throw error;
     }
+  }
+
+  async link(): Promise<void> {
+    throw new Error("S3 storage has no links.");
   }
 
   async delete(key: string): Promise<void> {

@@ -45,6 +45,10 @@ export interface ObjectStorage {
   get(key: string, range?: ByteRange): Promise<Readable>;
   /** Size and type, or null when there is no such key. */
   stat(key: string): Promise<ObjectInfo | null>;
+  /** Whether `link` works here: local disk has hard links, S3 has no such thing. */
+  readonly canLink: boolean;
+  /** Gives the object at `key` a second key for the same bytes, without a copy. Deleting either key leaves the other. */
+  link(key: string, linkKey: string): Promise<void>;
   /** Removes `key`; no error when it is already gone. */
   delete(key: string): Promise<void>;
   /**
