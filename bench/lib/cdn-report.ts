@@ -30,7 +30,8 @@ export function report({ sections, idle, peak, uploadSeconds, loads, connections
       "nginx (Debian's) with `worker_processes 1`, `sendfile on`, `tcp_nopush on`, serving copies of the same files from a folder of its own; Caddy (Debian's 2.6) with `GOMAXPROCS=1`. " +
       `The load generator (this process, undici) keeps ${CONNECTIONS} keep-alive connections downloading one file for ${SECONDS} s, checking every body's length; ` +
       `the servers take turns, ${ROUNDS} rounds after a warm-up (medians; each ratio against nginx in its own round). All share the machine's CPUs.`,
-    "- Slipway and Caddy are measured on the content path (`/cdn/:id/:name`, where `GET /api/cdn/:id` redirects): the bytes, not the redirect.",
+    "- Slipway and Caddy are measured on the content path (`/cdn/:id/:type/:subtype/:sha256/:name`, where `GET /api/cdn/:id` redirects): the bytes, not the redirect. " +
+      "The files are uploaded as `application/octet-stream`, shown inline: the kind the edge sends on its own.",
     "",
     ...sections,
     `**Reading it**: the 1-minute load average was ${load} on ${os.cpus().length} CPUs during the rounds (other work on the machine). Under such load a server's ` +
@@ -40,16 +41,20 @@ export function report({ sections, idle, peak, uploadSeconds, loads, connections
       "reaches the throughput that the CPU it leaves to the client allows: one costing about nginx's CPU per byte reaches about nginx's throughput, one " +
       "costing several times more falls behind (the Node floor and Slipway in-process copy every byte through user space).",
     "",
-    "**Caddy edge** (`EDGE=caddy`, local storage, `EDGE_CDN_FILES=caddy`, the default; server/platform/edge/caddy-cdn.ts): every content request still goes to Slipway, " +
-      "which looks the file up (a deleted file is its 404, a 304 or 416 its answer) and replies with the content's headers and the file's name inside the CDN folder " +
-      "instead of the bytes; Caddy's `file_server` then sends the file (the X-Accel-Redirect pattern). The HTTP row is a second Caddy running the very route " +
-      "Slipway loaded into the edge (read back from its admin API), on plain HTTP like nginx: Go's `sendfile`. The HTTPS row is what browsers get from the edge " +
-      "as deployed: TLS in Go, so the bytes are read and encrypted in user space (no sendfile, no kernel TLS), against nginx on plain HTTP.",
+    "**Caddy edge** (`EDGE=caddy`, local storage, `EDGE_CDN_FILES=caddy`, the default; server/platform/edge/caddy-cdn.ts), in two routes. The direct route " +
+      "sends a plain GET or HEAD of a file shown inline with no question to Slipway: the content path names the file's id, type and SHA-256, and Caddy sends " +
+      "the file through the link named by exactly those (server/services/cdn-layout.ts), with Slipway's headers built from the path. Every other request " +
+      "(ranges, validators, downloads, a path with no link) takes the lookup route: Slipway looks the file up (a deleted file is its 404, a 304 or 416 its " +
+      "answer) and replies with the content's headers and the file's name inside the CDN folder instead of the bytes; Caddy's `file_server` then sends the file " +
+      "(the X-Accel-Redirect pattern). The HTTP rows are second Caddies running the very routes Slipway loaded into the edge (read back from its admin API), " +
+      "on plain HTTP like nginx: Go's `sendfile`; \"lookup route\" runs the lookup route alone. The HTTPS row is what browsers get from the edge as deployed: " +
+      "TLS in Go, so the bytes are read and encrypted in user space (no sendfile, no kernel TLS), against nginx on plain HTTP.",
     "",
-    "**Caddy edge floor**: the same Caddy route, its upstream a bare `node:http` server that answers each content path with the file's name at once " +
-      "(no lookup, no validators, no existence check): the most this design (a lookup, then `file_server`) reaches with a Node upstream here. Slipway answers " +
-      "the edge's lookups before Fastify (server/http/cdn-edge.ts): one cached lookup, the validators and one synchronous `stat`, answered at once " +
-      "(no promise), with headers built once per file when the request has no validator and no range.",
+    "**Caddy floor**: a bare `file_server` route serving nginx's folder (no matcher, no header): the most Caddy reaches here. **Lookup route floor**: " +
+      "the lookup route, its upstream a bare `node:http` server that answers each content path with the file's name at once (no lookup, no validators, " +
+      "no existence check): the most a lookup, then `file_server` reaches with a Node upstream. Slipway answers the edge's lookups before Fastify " +
+      "(server/http/cdn-edge.ts): one cached lookup, the validators and one synchronous `stat`, answered at once (no promise), with headers built once " +
+      "per file when the request has no validator and no range.",
     "",
     "**Node floor**: a bare `node:http` server in its own process streaming the same file with `fs.createReadStream` (no framework, no lookup, " +
       "only type and length headers): the most any Node server copying the file through user space reaches here.",
