@@ -9,6 +9,8 @@ import { deploy, FIXTURES, requestApp, zipFolder } from "../helpers/apps.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { verifyEmail } from "../helpers/accounts.ts";
 import { bearer, issueTokens, registerClient } from "../oauth/helpers.ts";
+import { uploadFile } from "../cdn/helpers.ts";
+import { edgeLinkKey } from "../../server/services/cdn-layout.ts";
 
 const ADMIN = "delete-admin@example.com";
 
@@ -118,6 +120,10 @@ describe("DELETE /api/me", () => {
     const storageKey = `files/${user.id}/${Date.now()}`;
     await storage.put(storageKey, Readable.from(Buffer.from("content")), { contentType: "text/plain" });
     await db.file.create({ data: { ownerId: user.id, name: "a.txt", size: 7n, contentType: "text/plain", sha256: "0".repeat(64), storageKey } });
+    // And an uploaded one, with its link for the edge (services/cdn-layout.ts).
+    const uploaded = (await uploadFile(owner, "uploaded", "b.png", "image/png")).body;
+    const linkKey = edgeLinkKey(uploaded)!;
+    expect(await storage.stat(linkKey)).not.toBeNull();
 
     // An OAuth client of theirs that another user authorized, and an app they authorized themselves.
     const ownClient = await registerClient(owner);
@@ -166,6 +172,7 @@ describe("DELETE /api/me", () => {
     if (target.kind === "proxy") await expect(fetch(`http://${target.upstreams[0].host}:${target.upstreams[0].port}/`)).rejects.toThrow();
     expect(fs.existsSync(appFolder)).toBe(false);
     expect(await storage.stat(storageKey)).toBeNull();
+    expect(await storage.stat(linkKey)).toBeNull();
 
     // Every credential of the account stops at once.
     expect((await owner.get("/api/me")).status).toBe(401);
