@@ -25,9 +25,12 @@ export function contentPath(file: Described): string {
   return `/cdn/${file.id}/${type}/${subtype}/${file.sha256}/${encodeURIComponent(file.name)}`;
 }
 
-/** The storage key of the file's link for the edge, or null for a file the edge must ask Slipway about. */
-export function edgeLinkKey(file: Omit<Described, "name">): string | null {
-  if (dispositionOf(file) !== "inline" || !LINKABLE.test(file.contentType) || !LINKABLE_ID.test(file.id) || !/^[0-9a-f]{64}$/.test(file.sha256)) return null;
+/**
+ * The storage key of the file's link for the edge, or null for a file the edge must ask Slipway about. An empty file
+ * has none: Caddy would answer a range of it with the (empty) whole, where Slipway answers 416.
+ */
+export function edgeLinkKey(file: Omit<Described, "name"> & Pick<CdnFile, "size">): string | null {
+  if (Number(file.size) === 0 || dispositionOf(file) !== "inline" || !LINKABLE.test(file.contentType) || !LINKABLE_ID.test(file.id) || !/^[0-9a-f]{64}$/.test(file.sha256)) return null;
   return `${EDGE_LINKS}/${file.contentType}/${file.id}.${file.sha256}`;
 }
 

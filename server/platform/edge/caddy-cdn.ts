@@ -1,7 +1,8 @@
 // CDN file bytes sent by Caddy (EDGE=caddy, local storage, EDGE_CDN_FILES=caddy), in two routes.
 //
-// Direct: a plain GET or HEAD (no range, no validator) of a file a browser shows without running anything is sent
-// by Caddy alone, as nginx sends static files, with no question to Slipway. Its content path names the file's id,
+// Direct: a GET or HEAD with no validator, and no range or an open one (`bytes=a-`, what browsers ask for media), of
+// a file a browser shows without running anything is sent by Caddy alone, as nginx sends static files, with no
+// question to Slipway. Its content path names the file's id,
 // type and SHA-256, and Caddy sends it only when the links folder holds a link named by exactly those
 // (services/cdn-layout.ts), which Slipway makes at upload and removes first at deletion. The headers are the ones
 // Slipway sends for such a file, built from the path: a path whose claims were altered names no link.
@@ -53,12 +54,19 @@ export function cdnEdgeRoutes(platformHostname: string, slipwayDial: string, fil
 /** `/cdn/<id>/<type>/<subtype>/<sha256>/<name>`, for the types that have links (cdn-layout.ts). */
 const DIRECT_PATH = "^/cdn/([A-Za-z0-9][A-Za-z0-9_-]{0,63})/(image|audio|video|text|application|font)/([a-z0-9][a-z0-9._-]{0,126})/([0-9a-f]{64})/[^/]+$";
 
-/** Not terminal: a path that names no link goes on to the lookup route. */
+/**
+ * Not terminal: a path that names no link goes on to the lookup route. Of the ranges, only `bytes=a-`: file_server
+ * answers it as Slipway does (206, or 416 past the end; a link is never of an empty file, which Go would send whole).
+ */
 function directRoute(platformHostname: string, files: EdgeCdnFiles): Json {
   const part = (n: number) => `{http.regexp.cdn.${n}}`;
-  const absent = Object.fromEntries(["Range", ...CONDITIONS].map((name) => [name, null]));
+  const absent = (names: string[]) => Object.fromEntries(names.map((name) => [name, null]));
+  const request = { host: [platformHostname], method: ["GET", "HEAD"], path_regexp: { name: "cdn", pattern: DIRECT_PATH } };
   return {
-    match: [{ host: [platformHostname], method: ["GET", "HEAD"], path_regexp: { name: "cdn", pattern: DIRECT_PATH }, header: absent }],
+    match: [
+      { ...request, header: absent(["Range", ...CONDITIONS]) },
+      { ...request, header: absent(CONDITIONS), header_regexp: { Range: { pattern: "^bytes=[0-9]{1,15}-$" } } },
+    ],
     handle: [
       {
         handler: "subroute",
