@@ -87,7 +87,7 @@ describe("the CDN page", () => {
     const stranger = await (await newContext()).newPage();
     const answer = await stranger.goto(url);
     expect(answer?.status()).toBe(200);
-    expect(new URL(stranger.url()).pathname).toMatch(/^\/cdn\/\w+\/hello\.txt$/);
+    expect(new URL(stranger.url()).pathname).toMatch(/^\/cdn\/\w+\/text\/plain\/[0-9a-f]{64}\/hello\.txt$/);
     expect(await stranger.locator("body").textContent()).toBe(text);
 
     // Delete, after confirming: the address stops answering.
