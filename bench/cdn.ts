@@ -1,8 +1,8 @@
 // `npm run bench:cdn`: CDN downloads (1 MiB and 100 MiB files) through Slipway's local content path, and through
 // the Caddy edge that sends them with file_server (HTTP and HTTPS; its direct route, and its lookup route alone),
 // against nginx (`sendfile on`) serving the same files in the same run, with floors for Node, for a bare Caddy
-// file_server and for the lookup route, and the platform's peak RSS while a 1 GiB file is uploaded. Slipway runs as its own process (`node --import tsx server/main.ts`), so its RSS is its
-// own; the load generator runs here. Writes the "cdn" section of bench/RESULTS.md.
+// file_server and for the lookup route, and the platform's peak RSS while a 1 GiB file is uploaded. Slipway runs as
+// its own process (`node --import tsx server/main.ts`), so its RSS is its own; the load generator runs here. Writes the "cdn" section of bench/RESULTS.md.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";

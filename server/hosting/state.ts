@@ -24,7 +24,7 @@ export function createHostingState(db: Db, pubsub: PubSub) {
   return {
     changed,
     async setAppStatus(appId: string, status: AppStatus, liveDeploymentId?: string | null): Promise<void> {
-      await db.app.updateMany({ where: { id: appId }, data: { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) } });
+      await db.app.updateMany({ where: { id: appId }, data: appData(status, liveDeploymentId) });
       await changed(appId);
     },
     async updateDeployment(appId: string, deploymentId: string, update: DeploymentUpdate): Promise<void> {
@@ -44,11 +44,16 @@ export function createHostingState(db: Db, pubsub: PubSub) {
       await db.$transaction([
         db.deployment.updateMany({ where: { id: deploymentId }, data: deploymentData(update) }),
         ...(superseded ? [db.deployment.updateMany({ where: { id: superseded }, data: { status: "SUPERSEDED" } })] : []),
-        db.app.updateMany({ where: { id: appId }, data: { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) } }),
+        db.app.updateMany({ where: { id: appId }, data: appData(status, liveDeploymentId) }),
       ]);
       await changed(appId);
     },
   };
+}
+
+/** `liveDeploymentId` undefined: the live deployment stays as it is. */
+function appData(status: AppStatus, liveDeploymentId: string | null | undefined) {
+  return { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) };
 }
 
 function deploymentData({ web, steps, ...rest }: DeploymentUpdate) {

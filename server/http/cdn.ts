@@ -1,7 +1,7 @@
 // Public CDN content. `GET /api/cdn/:id` redirects (302) to the bytes: on S3 a presigned URL of short life, on
-// local disk the platform's own content path (`/cdn/:id/…/:name`, cdn-layout.ts), read from the file here, with a strong ETag (the
-// SHA-256), If-None-Match (304), one Range (206, 416 when unsatisfiable) and immutable caching (a file's id
-// never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
+// local disk the platform's own content path (`/cdn/:id/…/:name`, cdn-layout.ts), read from the file here, with a
+// strong ETag (the SHA-256), If-None-Match (304), one Range (206, 416 when unsatisfiable) and immutable caching (a
+// file's id never names other bytes). The content path is outside /api: no session, no rate limit, one cached lookup.
 // No upload runs script on the platform's origin: every answer carries `Content-Security-Policy: sandbox`
 // (an opaque origin, no script) and nosniff, and anything but plain media is a download (attachment).
 import fs from "node:fs";

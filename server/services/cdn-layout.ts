@@ -30,7 +30,13 @@ export function contentPath(file: Described): string {
  * has none: Caddy would answer a range of it with the (empty) whole, where Slipway answers 416.
  */
 export function edgeLinkKey(file: Omit<Described, "name"> & Pick<CdnFile, "size">): string | null {
-  if (Number(file.size) === 0 || dispositionOf(file) !== "inline" || !LINKABLE.test(file.contentType) || !LINKABLE_ID.test(file.id) || !/^[0-9a-f]{64}$/.test(file.sha256)) return null;
+  const linkable =
+    Number(file.size) > 0 &&
+    dispositionOf(file) === "inline" &&
+    LINKABLE.test(file.contentType) &&
+    LINKABLE_ID.test(file.id) &&
+    /^[0-9a-f]{64}$/.test(file.sha256);
+  if (!linkable) return null;
   return `${EDGE_LINKS}/${file.contentType}/${file.id}.${file.sha256}`;
 }
 

@@ -46,10 +46,20 @@ export function createCdnService({ db, storage, accounts, uploads, logger }: Dep
   const publicFiles = new Map<string, CdnFile>();
   const linkKeyOf = (file: CdnFile) => (storage.canLink ? edgeLinkKey(file) : null);
 
-  /** The edge's own name for a file it may send without asking (cdn-layout.ts). Without it, the edge asks: slower, as correct. */
-  async function linkForEdge(file: CdnFile): Promise<void> {
+  /**
+   * The edge's own name for a file it may send without asking (cdn-layout.ts); true when it was made. Without it,
+   * the edge asks: slower, as correct.
+   */
+  async function linkForEdge(file: CdnFile): Promise<boolean> {
     const linkKey = linkKeyOf(file);
-    if (linkKey) await storage.link(file.storageKey, linkKey).catch((error: unknown) => logger.error({ err: error, file: file.id }, "could not link a CDN file for the edge"));
+    if (!linkKey) return false;
+    try {
+      await storage.link(file.storageKey, linkKey);
+      return true;
+    } catch (error) {
+      logger.error({ err: error, file: file.id }, "could not link a CDN file for the edge");
+      return false;
+    }
   }
 
   /** The edge's name goes first: once it is gone, the edge asks Slipway. */
@@ -230,8 +240,7 @@ export function createCdnService({ db, storage, accounts, uploads, logger }: Dep
         const page = await db.file.findMany({ orderBy: { id: "asc" }, take: 500, ...(after ? { cursor: { id: after }, skip: 1 } : {}) });
         for (const file of page) {
           const linkKey = edgeLinkKey(file);
-          if (!linkKey || (await storage.stat(linkKey))) continue;
-          await linkForEdge(file);
+          if (!linkKey || (await storage.stat(linkKey)) || !(await linkForEdge(file))) continue;
           // Deleted meanwhile, after its delete removed the link for the last time: this link must not outlive it.
           if (!(await db.file.findUnique({ where: { id: file.id }, select: { id: true } }))) await storage.delete(linkKey);
           else linked += 1;
