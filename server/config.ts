@@ -54,6 +54,45 @@ function caddyAdmin(value: string): CaddyAdmin {
   return { host: value.slice(0, colon).replace(/^\[|\]$/g, ""), port: Number(value.slice(colon + 1)) };
 }
 
+/** BUILD_ENV: a JSON object of variables every build sees (package mirrors, proxies). */
+const buildEnv = z.string().transform((v, ctx) => {
+  const problem = 'expected a JSON object of string values, like {"PIP_INDEX_URL":"http://mirror/simple"}';
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    ctx.addIssue({ code: "custom", message: problem });
+    return z.NEVER;
+  }
+  const valid =
+    typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) &&
+    Object.entries(parsed).every(([name, value]) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && typeof value === "string" && !value.includes("\0"));
+  if (!valid) {
+    ctx.addIssue({ code: "custom", message: problem });
+    return z.NEVER;
+  }
+  return parsed as Record<string, string>;
+});
+
+/** Where a build sees itself and its own folders: never bound over by an operator's read-only path. */
+const SANDBOX_PATHS = ["/app", "/data", "/cache", "/tmp", "/proc", "/dev", "/usr", "/etc", "/bin", "/lib", "/lib64", "/sbin"];
+
+function isPlainAbsolute(p: string): boolean {
+  const trimmed = p.replace(/\/+$/, "");
+  return path.isAbsolute(p) && trimmed !== "" && path.normalize(trimmed) === trimmed;
+}
+
+/** BUILD_READONLY_PATHS: host directories bound read-only, at the same path, into every build. */
+const readOnlyPaths = z
+  .string()
+  .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
+  .refine((list) => list.every((p) => isPlainAbsolute(p)), "expected absolute directories separated by commas, like /srv/pypi,/etc/ssl/corp-ca")
+  .refine(
+    (list) => list.every((p) => !SANDBOX_PATHS.some((own) => p === own || p.startsWith(`${own}/`))),
+    `expected directories outside the sandbox's own (${SANDBOX_PATHS.join(", ")})`,
+  )
+  .transform((list) => list.map((p) => p.replace(/\/+$/, "")));
+
 const schema = z.object({
   NODE_ENV: z.string().default("development"),
   PORT: z.coerce.number({ error: "expected a port number" }).int().min(0).max(65535, "expected a port number").default(3000),
@@ -110,6 +149,8 @@ const schema = z.object({
   APP_PIDS: positiveInt.default(256),
   BUILD_MEMORY_MB: positiveInt.default(1024),
   BUILD_TIMEOUT_SECONDS: positiveInt.default(600),
+  BUILD_ENV: buildEnv.default({}),
+  BUILD_READONLY_PATHS: readOnlyPaths.default([]),
   START_TIMEOUT_SECONDS: positiveInt.default(60),
   LOG_RETENTION_LINES: positiveInt.default(10_000),
   RELEASES_KEPT: positiveInt.default(5),
@@ -142,7 +183,7 @@ const schema = z.object({
 export type Env = z.input<typeof schema>;
 
 /** Never echoed in a configuration error. */
-const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY", "POSTGRES_PROVISION_URL"]);
+const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY", "POSTGRES_PROVISION_URL", "BUILD_ENV"]);
 
 export interface Config {
   /** NODE_ENV=production: anonymous callers get no schema introspection. */
@@ -200,6 +241,8 @@ export interface Config {
     limits: { memoryBytes: number; cpuPercent: number; pids: number };
     buildLimits: { memoryBytes: number; cpuPercent: number; pids: number };
     buildTimeoutMs: number;
+    /** What every build sees besides the app's env vars: the operator's variables and read-only host folders. */
+    build: { env: Record<string, string>; readOnlyPaths: string[] };
     startTimeoutMs: number;
     /** The periodic check of every running app instance (HEALTH_CHECK_*). */
     healthCheck: { intervalMs: number; timeoutMs: number; failures: number; restartAfter: number };
@@ -295,6 +338,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       limits: { memoryBytes: e.APP_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
       buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
       buildTimeoutMs: e.BUILD_TIMEOUT_SECONDS * 1000,
+      build: { env: e.BUILD_ENV, readOnlyPaths: e.BUILD_READONLY_PATHS },
       startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,
       healthCheck: { intervalMs: e.HEALTH_CHECK_INTERVAL_MS, timeoutMs: e.HEALTH_CHECK_TIMEOUT_MS, failures: e.HEALTH_CHECK_FAILURES, restartAfter: e.HEALTH_CHECK_RESTART_AFTER },
       logRetention: e.LOG_RETENTION_LINES,

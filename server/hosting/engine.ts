@@ -35,6 +35,8 @@ export interface EngineOptions {
   limits: SandboxLimits;
   buildLimits: SandboxLimits;
   buildTimeoutMs: number;
+  /** BUILD_ENV and BUILD_READONLY_PATHS: what every build sees besides the app's env vars. */
+  build: { env: Record<string, string>; readOnlyPaths: string[] };
   startTimeoutMs: number;
   healthCheck: HealthCheckOptions;
   drainMs: number;
@@ -358,6 +360,7 @@ export class HostingEngine {
             ? { baseUrl: this.deps.git.baseUrl, repo: deployment.repo, branch: deployment.branch, commit: deployment.commit, token: await this.deps.git.tokenFor(appId) }
             : undefined,
         recordCommit: (commit, commitMessage) => this.state.updateDeployment(appId, deploymentId, { commit, commitMessage }),
+        recordBuilder: (builder) => this.state.updateDeployment(appId, deploymentId, { builder }),
         rollbackOf: rollbackOf ?? undefined,
         signal,
         buildDeadline: Date.now() + this.deps.options.buildTimeoutMs,
@@ -367,6 +370,7 @@ export class HostingEngine {
         driver: this.deps.driver,
         ...(supervisor instanceof ServiceSupervisor ? { service: supervisor } : { supervisor }),
         buildLimits: this.deps.options.buildLimits,
+        build: { ...this.deps.options.build, cacheDir: this.paths.cache(appId) },
       };
       await this.state.updateDeployment(appId, deploymentId, { status: "BUILDING", startedAt: new Date() });
       await this.state.setAppStatus(appId, "DEPLOYING");

@@ -8,6 +8,8 @@ export interface HostingPaths {
   app(appId: string): string;
   release(appId: string, deploymentId: string): string;
   data(appId: string): string;
+  /** The app's build cache (Go's module and build caches, pip's wheels), kept between builds. */
+  cache(appId: string): string;
 }
 
 export function hostingPaths(dataDir: string): HostingPaths {
@@ -18,5 +20,6 @@ export function hostingPaths(dataDir: string): HostingPaths {
     app: (appId) => path.join(apps, appId),
     release: (appId, deploymentId) => path.join(apps, appId, "releases", deploymentId),
     data: (appId) => path.join(apps, appId, "data"),
+    cache: (appId) => path.join(apps, appId, "cache"),
   };
 }

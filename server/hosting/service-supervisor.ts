@@ -7,6 +7,7 @@ import type { SandboxLimits } from "../platform/runtime/types.ts";
 import type { Rollout, ServiceTasks, SwarmOrchestrator, TaskView, Upstream } from "../platform/runtime/swarm/orchestrator.ts";
 import { RolloutFailed } from "../platform/runtime/swarm/orchestrator.ts";
 import { describeTaskError } from "../platform/runtime/swarm/rollout.ts";
+import { processEnv } from "./builders/types.ts";
 import { DeployError } from "./errors.ts";
 import { processLog } from "./logs/sink.ts";
 import type { Redact } from "./logs/redact.ts";
@@ -120,7 +121,7 @@ export class ServiceSupervisor {
           imageOf: path.basename(release.dir),
           dir: release.dir,
           argv: release.web.argv,
-          env: await this.deps.envOf(this.app.id),
+          env: processEnv(release.web, await this.deps.envOf(this.app.id)),
           replicas: this.wanted,
           limits: this.deps.limits,
           dataDir: { host: this.deps.dataDirOf(this.app.id), inApp: this.deps.dataPath },

@@ -17,6 +17,7 @@ export interface DeploymentUpdate {
   web?: unknown;
   commit?: string;
   commitMessage?: string;
+  builder?: string;
 }
 
 export function createHostingState(db: Db, pubsub: PubSub) {

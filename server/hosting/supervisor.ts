@@ -4,7 +4,7 @@
 // CRASHED only while none serves. The back-off resets after a healthy period and on a new release. Scaling
 // starts instances and adds them to the route once they answer, or takes them out of the route, drains and
 // stops them. Runtime state (instances, crash counts, timers) lives here, in memory, never in the database.
-import type { WebProcess } from "./builders/types.ts";
+import { processEnv, type WebProcess } from "./builders/types.ts";
 import type { ReleaseRef, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
 import { describeExit, waitUntilAnswering } from "./health.ts";
@@ -347,7 +347,7 @@ export class AppSupervisor {
       workDir: release.dir,
       dataDir: this.deps.dataDirOf(this.app.id),
       argv: release.web.kind === "static" ? [] : release.web.argv,
-      env: env ?? (await this.deps.envOf(this.app.id)),
+      env: processEnv(release.web, env ?? (await this.deps.envOf(this.app.id))),
       limits: this.deps.limits,
       onOutput: log.sink,
       release: releaseRef(this.app.slug, candidate.release.dir),

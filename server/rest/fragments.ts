@@ -10,7 +10,7 @@ export const fragments: Record<string, string> = {
   AppFields: `fragment AppFields on App {
     slug name description status url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,
   DeploymentFields: `fragment DeploymentFields on Deployment {
-    id status source repo branch commit commitMessage createdAt startedAt finishedAt error durationMs rollbackOf rollbackable steps { name ms } }`,
+    id status source repo branch commit commitMessage builder createdAt startedAt finishedAt error durationMs rollbackOf rollbackable steps { name ms } }`,
   ResourceFields: `fragment ResourceFields on Resource { id type name envKey createdAt }`,
   BackupFields: `fragment BackupFields on Backup { id size trigger createdAt }`,
   DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate

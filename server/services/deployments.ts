@@ -107,7 +107,7 @@ export function createDeploymentService(deps: { db: Db; apps: AppService; engine
         });
       }
       const deployment = await db.deployment.create({
-        data: { appId: app.id, source: target.source, repo: target.repo, branch: target.branch, commit: target.commit, rollbackOfId: target.id },
+        data: { appId: app.id, source: target.source, repo: target.repo, branch: target.branch, commit: target.commit, builder: target.builder, rollbackOfId: target.id },
       });
       await engine.enqueue(app, deployment.id);
       return deployment;

@@ -9,8 +9,8 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { BuildError, builders, detectBuild } from "../../server/hosting/builders/index.ts";
-import { DEPS_MARKER } from "../../server/hosting/builders/node-modules.ts";
-import type { BuildPlan } from "../../server/hosting/builders/types.ts";
+import { DEPS_MARKER } from "../../server/hosting/builders/dependency-reuse.ts";
+import type { ResolvedPlan as BuildPlan } from "../../server/hosting/builders/types.ts";
 
 const run = promisify(execFile);
 const fixtures = path.resolve(import.meta.dirname, "../fixtures/apps");
@@ -36,13 +36,13 @@ async function release(name: string, from: string | Record<string, string>): Pro
 
 async function detect(dir: string, previousDir?: string): Promise<{ plan: BuildPlan; log: string[] }> {
   const log: string[] = [];
-  const plan = await detectBuild({ dir, previousDir, log: (line) => log.push(line) });
+  const plan = await detectBuild({ dir, previousDir, cachePath: path.join(dir, ".cache"), runtime: "local", log: (line) => log.push(line) });
   return { plan, log };
 }
 
 async function detectError(dir: string): Promise<{ error: Error; log: string[] }> {
   const log: string[] = [];
-  const error = await detectBuild({ dir, log: (line) => log.push(line) }).then(
+  const error = await detectBuild({ dir, cachePath: path.join(dir, ".cache"), runtime: "local", log: (line) => log.push(line) }).then(
     () => expect.fail("expected a BuildError"),
     (e: Error) => e,
   );
@@ -89,20 +89,25 @@ async function serve(plan: BuildPlan, dir: string): Promise<string> {
 const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
 
 describe("detection order", () => {
-  it("tries Procfile, then package.json, then index.html", async () => {
-    expect(builders.map((b) => b.looksFor)).toEqual(["Procfile", "package.json", "index.html"]);
-    const all = { Procfile: "web: node server.js\n", "package.json": "{}", "server.js": "", "index.html": "" };
-    expect((await detect(await release("a", all))).plan.builder).toBe("procfile");
+  it("tries each language, then a Procfile alone, then index.html; a Procfile's web: line replaces the language's default", async () => {
+    expect(builders.map((b) => b.name)).toEqual(["node", "python", "procfile", "static"]);
+    const all = { Procfile: "web: node other.js\n", "package.json": "{}", "server.js": "", "index.html": "" };
+    const withProcfile = (await detect(await release("a", all))).plan;
+    expect(withProcfile.builder).toBe("node");
+    expect(withProcfile.web).toEqual({ kind: "process", argv: ["/bin/sh", "-c", "node other.js"] });
     const { Procfile: _procfile, ...noProcfile } = all;
     expect((await detect(await release("b", noProcfile))).plan.builder).toBe("node");
-    expect((await detect(await release("c", { "index.html": "<h1>hi</h1>" }))).plan.builder).toBe("static");
+    expect((await detect(await release("c", { Procfile: "web: ./serve\n", "index.html": "" }))).plan.builder).toBe("procfile");
+    expect((await detect(await release("d", { "index.html": "<h1>hi</h1>" }))).plan.builder).toBe("static");
   });
 
   it("fails an unknown project with a log line saying what was looked for and what is there", async () => {
     const dir = await release("unknown", { "README.md": "# hi" });
     await fs.mkdir(path.join(dir, "my-site"));
     const { error, log } = await detectError(dir);
-    expect(error.message).toMatch(/^No Procfile, package.json or index.html found at the top of the project: it holds my-site\/, README.md\. Add a Procfile/);
+    expect(error.message).toMatch(
+      /^No package.json, requirements.txt, pyproject.toml, Pipfile.lock or uv.lock, Procfile or index.html found at the top of the project: it holds my-site\/, README.md\. Add the files of one of these languages, a Procfile/,
+    );
     expect(log).toContain(error.message);
   });
 });
@@ -193,7 +198,8 @@ describe("procfile builder", () => {
     const dir = await release("both", "node-dep");
     await fs.writeFile(path.join(dir, "Procfile"), "web: node index.js\n");
     const { plan } = await detect(dir);
-    expect(plan.builder).toBe("procfile");
+    expect(plan.builder).toBe("node");
+    expect(plan.web).toEqual({ kind: "process", argv: ["/bin/sh", "-c", "node index.js"] });
     expect(plan.steps.map((s) => s.argv.slice(0, 3))).toEqual([["npm", "ci", "--no-audit"], ["npm", "run", "build"], ["rm", "-rf", ".npm-cache"]]);
     expect(plan.release).toBeUndefined();
   });
@@ -310,10 +316,8 @@ describe("user input never reaches a platform-side shell", () => {
     const procfile = await detect(await release("procfile", { ...files, Procfile: `web: ${payload}\nrelease: ${payload}\n` }));
     expect(await exists(pwned)).toBe(false);
 
-    for (const { plan } of [node, procfile]) {
-      for (const step of plan.steps) expect(step.argv.join(" ")).not.toContain("touch");
-      if (plan.builder === "node") expect(plan.web).toEqual({ kind: "process", argv: ["/bin/sh", "-c", 'PATH="$PWD/node_modules/.bin:$PATH" exec /bin/sh -c "$0"', payload] });
-    }
+    for (const { plan } of [node, procfile]) for (const step of plan.steps) expect(step.argv.join(" ")).not.toContain("touch");
+    expect(node.plan.web).toEqual({ kind: "process", argv: ["/bin/sh", "-c", 'PATH="$PWD/node_modules/.bin:$PATH" exec /bin/sh -c "$0"', payload] });
     expect(procfile.plan.web).toEqual({ kind: "process", argv: ["/bin/sh", "-c", payload] });
     expect(procfile.plan.release).toEqual(["/bin/sh", "-c", payload]);
   });

@@ -32,6 +32,10 @@ export const Deployment = builder.prismaObject("Deployment", {
     branch: t.exposeString("branch", { nullable: true }),
     commit: t.exposeString("commit", { nullable: true, description: "The commit sha, once known (a branch deploy learns it when the source is fetched)" }),
     commitMessage: t.exposeString("commitMessage", { nullable: true, description: "The commit's subject line" }),
+    builder: t.exposeString("builder", {
+      nullable: true,
+      description: "Which builder built the release: dockerfile, node, python, go, ruby, php, static or procfile; null until detected",
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),

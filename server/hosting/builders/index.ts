@@ -1,23 +1,29 @@
-// The one list of builders, in detection order: the first that recognises the project builds it.
+// The one list of builders, in detection order: the first that recognises the project builds it. A Procfile is not
+// a builder of its own unless nothing else recognises the project: it names the processes of whatever builds it.
 import fs from "node:fs/promises";
 import { BuildError } from "./errors.ts";
 import { nodeBuilder } from "./node.ts";
-import { procfileBuilder } from "./procfile.ts";
+import { applyProcfile, procfileBuilder, readProcfile } from "./procfile.ts";
+import { pythonBuilder } from "./python.ts";
 import { staticBuilder } from "./static.ts";
-import type { BuildContext, BuildPlan, Builder } from "./types.ts";
+import { missingToolchainMessage, missingToolchains } from "./toolchains.ts";
+import type { BuildContext, Builder, ResolvedPlan } from "./types.ts";
 
 export { BuildError } from "./errors.ts";
 
-export const builders: readonly Builder[] = [procfileBuilder, nodeBuilder, staticBuilder];
+/** Language builders first; a Procfile alone next; a static site last (a Procfile's web: line outranks index.html). */
+export const builders: readonly Builder[] = [nodeBuilder, pythonBuilder, procfileBuilder, staticBuilder];
 
 /** The plan of the first builder that recognises the project; a BuildError (also logged) when none does. */
-export async function detectBuild(ctx: BuildContext): Promise<BuildPlan> {
+export async function detectBuild(ctx: BuildContext): Promise<ResolvedPlan> {
+  const procfile = await readProcfile(ctx);
   for (const builder of builders) {
     const plan = await builder.detect(ctx);
-    if (plan) {
-      ctx.log(`Found ${builder.looksFor}: building with the ${builder.name} builder.`);
-      return plan;
-    }
+    if (!plan) continue;
+    ctx.log(`Found ${builder.looksFor}: building with the ${builder.name} builder.`);
+    const missing = await missingToolchains(builder);
+    if (missing.length) throw new BuildError(missingToolchainMessage(builder, missing));
+    return applyProcfile(plan, procfile, builder);
   }
   const message = `No ${listOf(builders.map((b) => b.looksFor))} found at the top of the project: ${await describeTop(ctx.dir)}`;
   ctx.log(message);
@@ -34,5 +40,5 @@ async function describeTop(dir: string): Promise<string> {
   if (!entries.length) return "the project is empty.";
   const names = entries.slice(0, 10).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
   const more = entries.length > names.length ? `, and ${entries.length - names.length} more` : "";
-  return `it holds ${names.join(", ")}${more}. Add a Procfile with a web: line, a package.json, or an index.html.`;
+  return `it holds ${names.join(", ")}${more}. Add the files of one of these languages, a Procfile with a web: line, or an index.html.`;
 }

@@ -1,20 +1,20 @@
 // Node projects (a package.json at the top):
 // - dependencies: `npm ci` with a lockfile (npm-shrinkwrap.json or package-lock.json), else `npm install`;
-//   skipped when the previous release's node_modules can be reused (node-modules.ts);
+//   skipped when the previous release's node_modules can be reused (dependency-reuse.ts);
 // - devDependencies are installed too when there is a build script, which usually needs them;
 // - `npm run build` when package.json defines a build script;
 // - no install at all when package.json declares no dependencies and there is no lockfile (nothing to install);
 // - web: what `npm start` runs, without npm in front of it (npm's own start-up costs a few hundred ms on every
 //   start and restart): the start script through sh with node_modules/.bin on PATH, or `node server.js` without
 //   one; `npm start` itself only when prestart/poststart scripts must run around it. With neither a start
-//   script nor server.js, the build fails now rather than at start.
+//   script nor server.js, a Procfile web: line must say (else the build fails now rather than at start).
 // npm runs in the sandbox with HOME=/app: its cache goes to a folder of the release, removed after the build,
 // and it makes no audit, funding or update-check requests.
 import fs from "node:fs/promises";
 import path from "node:path";
 import { BuildError } from "./errors.ts";
 import { readProjectFile, readText } from "./files.ts";
-import { depsHash, recordDeps, reuseNodeModules } from "./node-modules.ts";
+import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
 import type { BuildContext, BuildPlan, Builder } from "./types.ts";
 
 export interface PackageJson {
@@ -41,15 +41,14 @@ const LOCKFILES = ["npm-shrinkwrap.json", "package-lock.json"];
 export const nodeBuilder: Builder = {
   name: "node",
   looksFor: "package.json",
+  missingWeb: 'package.json has no "start" script and there is no server.js: add "scripts": {"start": "node <your server file>"}, or a Procfile with a web: line.',
   async detect(ctx) {
     const pkg = await readPackageJson(ctx.dir);
     if (!pkg) return null;
     // Only whether server.js exists: npm follows it inside the sandbox, so a link (to src/server.js) is fine.
     const hasServerJs = await fs.lstat(path.join(ctx.dir, "server.js")).then(() => true, () => false);
-    if (!pkg.scripts.start && !hasServerJs) {
-      throw new BuildError('package.json has no "start" script and there is no server.js: add "scripts": {"start": "node <your server file>"}.');
-    }
-    return { builder: "node", steps: await nodeSteps(ctx, pkg), web: { kind: "process", argv: nodeWebArgv(pkg) } };
+    const web = pkg.scripts.start || hasServerJs ? ({ kind: "process", argv: nodeWebArgv(pkg) } as const) : undefined;
+    return { builder: "node", steps: await nodeSteps(ctx, pkg), ...(web ? { web } : {}) };
   },
 };
 
@@ -82,7 +81,8 @@ export async function nodeSteps(ctx: BuildContext, pkg: PackageJson): Promise<Bu
   if (lockfile) {
     const argv = ["npm", "ci", ...flags];
     const hash = depsHash(lockfile.contents, argv);
-    if (!(await reuseNodeModules(ctx, hash, lockfile.name))) steps.push({ label: `npm ci (${lockfile.name} found)`, argv });
+    const reused = await reuseDependencies(ctx, { folder: "node_modules", hash, source: lockfile.name, skipping: "npm ci" });
+    if (!reused) steps.push({ label: `npm ci (${lockfile.name} found)`, argv });
     await recordDeps(ctx.dir, hash);
   } else if (!pkg.hasDependencies) {
     ctx.log("package.json declares no dependencies and there is no lockfile: nothing to install.");

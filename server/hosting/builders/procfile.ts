@@ -1,32 +1,43 @@
-// Procfile projects, as on Heroku: `web:` (required) is the command that serves the app, `release:` (optional)
-// runs after the build and before the new release takes traffic. The commands are the user's own shell
-// command lines, run as ["/bin/sh", "-c", line] inside their sandbox: no platform-side shell ever sees them.
-// Other process types (worker, …) are ignored with a log line. A package.json beside the Procfile still gets
-// its dependencies installed and its build script run, like Heroku's Node buildpack.
+// Procfiles, as on Heroku: `web:` is the command that serves the app and `release:` (optional) runs after the
+// build and before the new release takes traffic. A Procfile names processes; the language builder chosen from
+// the project's other files still builds it, and its `web:` line replaces the builder's default. A Procfile with
+// no language beside it (a shell script, a binary) is built by nothing and run as written. The commands are the
+// user's own shell command lines, run as ["/bin/sh", "-c", line] inside their sandbox: no platform-side shell
+// ever sees them. Other process types (worker, …) are ignored with a log line.
 import { BuildError } from "./errors.ts";
 import { readProjectFile, readText } from "./files.ts";
-import { nodeSteps, readPackageJson } from "./node.ts";
-import type { Builder } from "./types.ts";
+import type { BuildContext, BuildPlan, Builder, ResolvedPlan } from "./types.ts";
 
+export type Procfile = Map<string, string>;
+
+/** The project's Procfile, parsed, or null when it has none. */
+export async function readProcfile(ctx: Pick<BuildContext, "dir" | "log">): Promise<Procfile | null> {
+  const text = await readProjectFile(ctx.dir, "Procfile", 64 * 1024);
+  if (!text) return null;
+  const processes = parseProcfile(readText(text));
+  const ignored = [...processes.keys()].filter((type) => type !== "web" && type !== "release");
+  if (ignored.length) ctx.log(`Procfile: ignoring ${ignored.join(", ")}; Slipway runs web, and release before each switch.`);
+  return processes;
+}
+
+/** The plan's processes as the Procfile names them: its web: line over the builder's default, its release: line. */
+export function applyProcfile(plan: BuildPlan, procfile: Procfile | null, builder: Builder): ResolvedPlan {
+  const { web: defaultWeb, processEnv, ...rest } = plan;
+  const webLine = procfile?.get("web");
+  const release = procfile?.get("release");
+  let web = webLine ? ({ kind: "process", argv: shell(webLine) } as const) : defaultWeb;
+  if (!web) throw new BuildError(builder.missingWeb ?? 'Add a Procfile with a web: line naming the command that starts your server, e.g. "web: ./server".');
+  if (web.kind === "process" && processEnv) web = { ...web, env: processEnv };
+  return { ...rest, ...(release ? { release: shell(release) } : {}), web };
+}
+
+/** A Procfile with no language builder's files beside it: nothing to build, its web: line runs as written. */
 export const procfileBuilder: Builder = {
   name: "procfile",
   looksFor: "Procfile",
+  missingWeb: 'The Procfile has no web: line. Add the command that starts your server, e.g. "web: ./server --port $PORT".',
   async detect(ctx) {
-    const text = await readProjectFile(ctx.dir, "Procfile", 64 * 1024);
-    if (!text) return null;
-    const processes = parseProcfile(readText(text));
-    const web = processes.get("web");
-    if (!web) throw new BuildError('The Procfile has no web: line. Add the command that starts your server, e.g. "web: node server.js".');
-    const ignored = [...processes.keys()].filter((type) => type !== "web" && type !== "release");
-    if (ignored.length) ctx.log(`Procfile: ignoring ${ignored.join(", ")}; Slipway runs web, and release before each switch.`);
-    const pkg = await readPackageJson(ctx.dir);
-    const release = processes.get("release");
-    return {
-      builder: "procfile",
-      steps: pkg ? await nodeSteps(ctx, pkg) : [],
-      ...(release ? { release: shell(release) } : {}),
-      web: { kind: "process", argv: shell(web) },
-    };
+    return (await readProjectFile(ctx.dir, "Procfile", 64 * 1024)) ? { builder: "procfile", steps: [] } : null;
   },
 };
 
@@ -35,8 +46,8 @@ function shell(line: string): string[] {
 }
 
 /** Process type → command line. Blank lines and # comments are skipped; anything else must be `type: command`. */
-export function parseProcfile(text: string): Map<string, string> {
-  const processes = new Map<string, string>();
+export function parseProcfile(text: string): Procfile {
+  const processes: Procfile = new Map();
   text.split(/\r?\n/).forEach((raw, index) => {
     const line = raw.trim();
     if (!line || line.startsWith("#")) return;

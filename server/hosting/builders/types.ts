@@ -6,28 +6,66 @@
 export interface BuildContext {
   /** The extracted source, which becomes the release directory (built in place). */
   dir: string;
-  /** The previous successful release's directory, if any (for reusing node_modules). */
+  /** The previous successful release's directory, if any (for reusing installed dependencies). */
   previousDir?: string;
+  /** The app's build cache as the build's commands see it: kept between builds (Go's caches, pip's wheels). */
+  cachePath: string;
+  /** The runtime driver's name ("local", "docker", "swarm"): a Dockerfile builds only on a container runtime. */
+  runtime: string;
   /** Writes a line to the deployment's build log (stream "system"). */
   log(line: string): void;
 }
 
-/** How a release is served once built: a process listening on PORT, or static files served by the platform. */
-export type WebProcess = { kind: "process"; argv: string[] } | { kind: "static"; root: string };
+/**
+ * How a release is served once built: a process listening on PORT (with the variables its builder sets, such as a
+ * virtualenv's PATH, over the app's own), or static files served by the platform.
+ */
+export type WebProcess = { kind: "process"; argv: string[]; env?: Record<string, string> } | { kind: "static"; root: string };
+
+/** What a process of the release sees: the app's env vars, under what its builder set (a virtualenv's PATH). */
+export function processEnv(web: WebProcess, appEnv: Record<string, string>): Record<string, string> {
+  return web.kind === "process" && web.env ? { ...appEnv, ...web.env } : appEnv;
+}
+
+export interface BuildStep {
+  /** What the build log calls this step when it fails ("pip install"). */
+  label: string;
+  argv: string[];
+  /** Variables this step needs over the app's and the operator's (GOCACHE, a virtualenv's PATH). */
+  env?: Record<string, string>;
+}
 
 export interface BuildPlan {
   builder: string;
   /** Commands run in order inside the sandbox, in the release directory; any non-zero exit fails the deploy. */
-  steps: { label: string; argv: string[] }[];
-  /** Runs after the build and before the switch (Procfile `release:`); failing fails the deploy. */
+  steps: BuildStep[];
+  /** Runs after the build and before the switch (Procfile `release:`), with the web process's env; failing fails the deploy. */
   release?: string[];
-  web: WebProcess;
+  /** How the release is served; a builder leaves it out when the project needs a Procfile web: line to say. */
+  web?: WebProcess;
+  /** Variables every process of the release gets over the app's own (a virtualenv's PATH); folded into web.env. */
+  processEnv?: Record<string, string>;
+}
+
+/** A plan once the Procfile was applied: it always says how the release is served. */
+export type ResolvedPlan = Omit<BuildPlan, "web" | "processEnv"> & { web: WebProcess };
+
+/** A program a builder needs on the host (and so in every sandbox, which sees the host's /usr read-only). */
+export interface Toolchain {
+  /** Absolute path of the program, under /usr. */
+  command: string;
+  /** The Debian package that provides it. */
+  debianPackage: string;
 }
 
 export interface Builder {
   name: string;
   /** What this builder looks for, for the log line of an unrecognised project. */
   looksFor: string;
-  /** A plan when the project is this builder's kind, else null. May prepare the directory (reuse node_modules). */
+  /** Why the project has no web process when neither the builder nor a Procfile names one, with an example. */
+  missingWeb?: string;
+  /** What the builder runs, checked before it builds and listed at boot. */
+  toolchains?: Toolchain[];
+  /** A plan when the project is this builder's kind, else null. May prepare the directory (reuse dependencies). */
   detect(ctx: BuildContext): Promise<BuildPlan | null>;
 }

@@ -1,4 +1,4 @@
-import type { BuildPlan } from "../builders/types.ts";
+import type { ResolvedPlan } from "../builders/types.ts";
 import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
 import type { ServiceSupervisor } from "../service-supervisor.ts";
 import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
@@ -18,7 +18,9 @@ export interface DeployContext {
   recordCommit(commit: string, message: string): Promise<void>;
   /** The kept release, for a rollback. */
   rollbackOf?: Release;
-  plan?: BuildPlan;
+  plan?: ResolvedPlan;
+  /** Records which builder builds the deployment, once detected. */
+  recordBuilder(builder: string): Promise<void>;
   candidate?: Candidate;
   replaced?: Candidate | null;
   signal: AbortSignal;
@@ -35,6 +37,8 @@ export interface DeployContext {
   /** On an orchestrator (RUNTIME=swarm): the app's service, which rolls releases out itself. */
   service?: ServiceSupervisor;
   buildLimits: SandboxLimits;
+  /** What every build sees besides the app's env vars (BUILD_ENV, BUILD_READONLY_PATHS), and the app's build cache. */
+  build: { env: Record<string, string>; readOnlyPaths: string[]; cacheDir: string };
 }
 
 export interface Step {

@@ -25,6 +25,16 @@ export interface ProcessSpec {
    * sandbox; kept across releases. Only ever the app's own folder.
    */
   dataDir?: string;
+  /**
+   * Host directories bound read-only at the same path (BUILD_READONLY_PATHS: a package mirror, a CA bundle); builds
+   * only.
+   */
+  readOnlyPaths?: string[];
+  /**
+   * The app's build cache (Go's module and build caches, pip's wheel cache), bound read-write at BUILD_CACHE_PATH
+   * inside the sandbox and kept between builds; builds only, never an app instance.
+   */
+  cacheDir?: string;
   /** Run inside the sandbox as is: never a shell string built from user input. */
   argv: string[];
   /** The whole environment the process sees (the driver adds PORT and what the runtime needs: HOME, PATH). */

@@ -7,6 +7,6 @@ export const build: Step = {
   async run(ctx) {
     const steps = ctx.plan!.steps;
     if (steps.length === 0) ctx.log("Nothing to build.");
-    for (const step of steps) await runInSandbox(ctx, step.label, step.argv);
+    for (const step of steps) await runInSandbox(ctx, step.label, step.argv, step.env);
   },
 };

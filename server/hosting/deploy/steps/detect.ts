@@ -1,12 +1,15 @@
 import { detectBuild } from "../../builders/index.ts";
+import { BUILD_CACHE_PATH } from "../../../platform/runtime/paths.ts";
 import type { Step } from "../types.ts";
 
 export const detect: Step = {
   name: "detect",
   label: "Detecting how to build the app",
   async run(ctx) {
-    const plan = await detectBuild({ dir: ctx.releaseDir, previousDir: ctx.previous?.dir, log: ctx.log });
+    const cachePath = ctx.driver.dataPath === null ? ctx.build.cacheDir : BUILD_CACHE_PATH;
+    const plan = await detectBuild({ dir: ctx.releaseDir, previousDir: ctx.previous?.dir, cachePath, runtime: ctx.driver.name, log: ctx.log });
     ctx.log(`Detected a ${plan.builder} app.`);
+    await ctx.recordBuilder(plan.builder);
     ctx.plan = plan;
   },
 };

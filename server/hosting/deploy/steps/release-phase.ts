@@ -7,6 +7,7 @@ export const releasePhase: Step = {
   async run(ctx) {
     const release = ctx.plan!.release;
     if (!release) return ctx.log("No release phase (Procfile `release:`).");
-    await runInSandbox(ctx, "The release phase", release);
+    const web = ctx.plan!.web;
+    await runInSandbox(ctx, "The release phase", release, web.kind === "process" ? web.env : undefined);
   },
 };

@@ -4,7 +4,8 @@ import { DeployCanceled, DeployError } from "../../errors.ts";
 import { describeExit } from "../../health.ts";
 import type { DeployContext } from "../types.ts";
 
-export async function runInSandbox(ctx: DeployContext, label: string, argv: string[]): Promise<void> {
+/** The operator's build variables, then the app's own, then what the step itself needs (a virtualenv's PATH). */
+export async function runInSandbox(ctx: DeployContext, label: string, argv: string[], stepEnv: Record<string, string> = {}): Promise<void> {
   const timeoutMs = ctx.buildDeadline - Date.now();
   if (timeoutMs <= 0) throw new DeployError("The build ran out of time before this step.");
   ctx.log(`$ ${argv.join(" ")}`);
@@ -12,7 +13,9 @@ export async function runInSandbox(ctx: DeployContext, label: string, argv: stri
     appKey: ctx.app.id,
     workDir: ctx.releaseDir,
     argv,
-    env: ctx.env,
+    env: { ...ctx.build.env, ...ctx.env, ...stepEnv },
+    readOnlyPaths: ctx.build.readOnlyPaths,
+    cacheDir: ctx.build.cacheDir,
     limits: ctx.buildLimits,
     onOutput: ctx.output,
     timeoutMs,

@@ -8,6 +8,8 @@ import type { ExitInfo, OutputSink, SandboxLimits } from "../types.ts";
 import { type Docker, demultiplex, isNotFound } from "./client.ts";
 import { APP_USER } from "./base-image.ts";
 
+export type Bind = [host: string, inside: string, mode?: "ro" | "rw"];
+
 export interface ContainerSpec {
   name: string;
   image: string;
@@ -17,7 +19,8 @@ export interface ContainerSpec {
   network: string;
   limits: SandboxLimits;
   /** host path → path in the container, read-write. */
-  binds: [string, string][];
+  /** [host path, path inside, "ro" for read-only (default read-write)]. */
+  binds: Bind[];
   onOutput: OutputSink;
 }
 
@@ -62,7 +65,7 @@ export function hardenedConfig(spec: ContainerSpec): Dockerode.ContainerCreateOp
       PidsLimit: pids,
       // A tiny init (tini) as PID 1: the app gets SIGTERM's default action and zombies are reaped.
       Init: true,
-      Binds: spec.binds.map(([host, inside]) => `${host}:${inside}:rw`),
+      Binds: spec.binds.map(([host, inside, mode = "rw"]) => `${host}:${inside}:${mode}`),
       IpcMode: "private",
       Privileged: false,
       RestartPolicy: { Name: "no" },

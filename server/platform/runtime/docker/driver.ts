@@ -10,7 +10,8 @@ import type { Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpe
 import { prepareWorkDir } from "../local/workdir.ts";
 import { APP_USER, ensureBaseImage } from "./base-image.ts";
 import { type Docker, LABEL, createDockerClient, pingDocker, platformId } from "./client.ts";
-import { type RunningContainer, adoptContainer, runContainer } from "./container.ts";
+import { type Bind, type RunningContainer, adoptContainer, runContainer } from "./container.ts";
+import { BUILD_CACHE_PATH } from "../paths.ts";
 import { adoptionLabels, releaseOf } from "./fingerprint.ts";
 import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, networkName, removeNetwork, setupFirewall } from "./network.ts";
 import { probeDocker, type DockerEnforcement } from "./probe.ts";
@@ -57,7 +58,7 @@ interface Running {
 interface LaunchOptions {
   kind: "build" | "web";
   image: string;
-  binds: [string, string][];
+  binds: Bind[];
   /** What the platform sets for every container of this kind (HOME, PORT). */
   runtimeEnv: Record<string, string>;
   instanceId?: string;
@@ -96,7 +97,12 @@ class DockerDriver implements RuntimeDriver {
     this.refuseUnlessAllowed();
     if (spec.signal?.aborted) return { code: null, signal: null, timedOut: false, aborted: true };
     const workDir = await prepareWorkDir(spec.workDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
-    const running = await this.launch(spec, { kind: "build", image: this.baseImage, binds: [[workDir, "/app"]], runtimeEnv: { HOME: "/app" } });
+    const binds: Bind[] = [[workDir, "/app"], ...(spec.readOnlyPaths ?? []).map((dir): Bind => [dir, dir, "ro"])];
+    if (spec.cacheDir) {
+      await mkdir(spec.cacheDir, { recursive: true, mode: 0o700 });
+      binds.push([await prepareWorkDir(spec.cacheDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "if-not-owned" }), BUILD_CACHE_PATH]);
+    }
+    const running = await this.launch(spec, { kind: "build", image: this.baseImage, binds, runtimeEnv: { HOME: "/app" } });
     let timedOut = false;
     let aborted = false;
     const timer = setTimeout(() => {
@@ -120,7 +126,7 @@ class DockerDriver implements RuntimeDriver {
   async start(spec: InstanceSpec): Promise<Instance> {
     this.refuseUnlessAllowed();
     const image = await this.releaseImage(spec);
-    const binds: [string, string][] = [];
+    const binds: Bind[] = [];
     if (spec.dataDir) {
       await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
       binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);

@@ -4,9 +4,11 @@
 //   - read-only /usr (node, npm) with /bin, /lib… as symlinks into it, and only the /etc files programs need;
 //   - the release directory read-write at /app (the working directory), a private /tmp, fresh /proc and /dev;
 //   - for an app instance, the app's own data directory (its SQLite databases) read-write at /data;
+//   - for a build, the app's build cache read-write at /cache, and the operator's BUILD_READONLY_PATHS read-only;
 //   - own pid, ipc, uts and cgroup namespaces, a new session, killed when the platform dies;
 //   - an environment of exactly the variables given (--clearenv).
 // The environment travels on a pipe (--args) rather than the command line, which every host user can read.
+import { BUILD_CACHE_PATH } from "../paths.ts";
 
 export const BWRAP = "/usr/bin/bwrap";
 export const DATA_PATH = "/data";
@@ -22,6 +24,10 @@ export interface SandboxCommand {
   workDir: string;
   /** The app's own data directory, bound read-write at DATA_PATH. */
   dataDir?: string;
+  /** The app's build cache, bound read-write at BUILD_CACHE_PATH. */
+  cacheDir?: string;
+  /** Host directories bound read-only at their own path. */
+  readOnlyPaths?: string[];
   argv: string[];
   env: Record<string, string>;
   /** Drop to this uid (and gid) before bwrap; unset when the platform does not run as root. */
@@ -60,6 +66,8 @@ export function bwrapOptions(cmd: SandboxCommand): string[] {
     "--tmpfs", "/tmp",
     "--bind", cmd.workDir, "/app",
     ...(cmd.dataDir ? ["--bind", cmd.dataDir, DATA_PATH] : []),
+    ...(cmd.cacheDir ? ["--bind", cmd.cacheDir, BUILD_CACHE_PATH] : []),
+    ...(cmd.readOnlyPaths ?? []).flatMap((dir) => ["--ro-bind", dir, dir]),
     "--chdir", "/app",
     // The sandbox's own root (a tmpfs holding the mount points) read-only too: /app and /tmp stay writable.
     "--remount-ro", "/",

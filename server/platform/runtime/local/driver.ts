@@ -89,7 +89,8 @@ class LocalDriver implements RuntimeDriver {
     if (spec.signal?.aborted) return { code: null, signal: null, timedOut: false, aborted: true };
     const app = await this.app(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
-    const { launched, cgroup } = await this.launch(app, { ...spec, workDir }, this.baseEnv(spec, workDir));
+    const cacheDir = spec.cacheDir ? await this.prepareCacheDir(spec.cacheDir, app) : undefined;
+    const { launched, cgroup } = await this.launch(app, { ...spec, workDir, cacheDir }, this.baseEnv(spec, workDir));
     let timedOut = false;
     let aborted = false;
     const timer = setTimeout(() => {
@@ -170,6 +171,12 @@ class LocalDriver implements RuntimeDriver {
     return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
   }
 
+  /** The app's build cache: owned by its uid, re-owned (whole) only when the app's slot, hence uid, changed. */
+  private async prepareCacheDir(dir: string, app: App): Promise<string> {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
+    return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.dataDir, chown: "if-not-owned" });
+  }
+
   private refuseUnlessAllowed(): void {
     const missing = this.sandbox.layers.filter((l) => !l.enforced).map((l) => l.name);
     if (missing.length > 0 && !this.options.allowPartial) throw new SandboxUnavailableError(missing);
@@ -234,6 +241,8 @@ class LocalDriver implements RuntimeDriver {
         argv: spec.argv,
         env,
         dataDir: spec.dataDir,
+        cacheDir: spec.cacheDir,
+        readOnlyPaths: spec.readOnlyPaths,
         uid: app.uid,
         netns: app.network?.netns,
         cgroup,

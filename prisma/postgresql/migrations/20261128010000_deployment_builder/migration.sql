@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Deployment" ADD COLUMN "builder" TEXT;

@@ -1,0 +1,67 @@
+// A redeploy with an unchanged dependency set reuses the previous release's installed dependencies (node_modules,
+// a virtualenv, vendor/bundle) instead of installing them again. Each release records what its dependencies were
+// installed from (DEPS_MARKER: a hash of the dependency files, the install command and the toolchain); the next
+// build copies the folder over when its own hash matches. The copy never follows links (copy.ts), and any problem
+// just means installing afresh.
+import { createHash } from "node:crypto";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { copyTreeNoFollow } from "./copy.ts";
+import { readProjectFile, writeProjectFile } from "./files.ts";
+import type { BuildContext } from "./types.ts";
+
+export const DEPS_MARKER = ".slipway-deps";
+
+/** What a release's dependency folder was installed from: the files' bytes, the command, the toolchain's identity. */
+export function depsHash(inputs: Buffer | Buffer[], installArgv: string[], toolchain: unknown = [process.version, process.platform, process.arch]): string {
+  const hash = createHash("sha256");
+  for (const input of Array.isArray(inputs) ? inputs : [inputs]) hash.update(createHash("sha256").update(input).digest());
+  return hash.update(JSON.stringify([installArgv, toolchain])).digest("hex");
+}
+
+/** Records (or, without a hash, clears) what this release's dependencies are installed from. */
+export async function recordDeps(dir: string, hash: string | null): Promise<void> {
+  if (hash) await writeProjectFile(dir, DEPS_MARKER, `${hash}\n`);
+  else await fs.rm(path.join(dir, DEPS_MARKER), { recursive: true, force: true });
+}
+
+export interface Reuse {
+  /** The folder of installed dependencies, relative to the release ("node_modules", ".venv"). */
+  folder: string;
+  hash: string;
+  /** The dependency file(s) the hash covers, as the log names them ("package-lock.json"). */
+  source: string;
+  /** The install command a reuse skips, as the log names it ("npm ci"). */
+  skipping: string;
+}
+
+/** Copies the dependency folder from the previous release when it was installed from the same hash; logs why not otherwise. */
+export async function reuseDependencies(ctx: BuildContext, reuse: Reuse): Promise<boolean> {
+  if (!ctx.previousDir) return false;
+  const previous = await previousHash(ctx.previousDir);
+  if (previous !== reuse.hash) {
+    const why = previous ? `${reuse.source} changed since the previous release` : `No reusable ${reuse.folder} in the previous release`;
+    ctx.log(`${why}: installing dependencies.`);
+    return false;
+  }
+  const target = path.join(ctx.dir, reuse.folder);
+  try {
+    await fs.rm(target, { recursive: true, force: true });
+    const count = await copyTreeNoFollow(path.join(ctx.previousDir, reuse.folder), target);
+    const files = `${count.files} ${count.files === 1 ? "file" : "files"}`;
+    ctx.log(`${reuse.source} is unchanged: reusing ${reuse.folder} from the previous release (${files}), skipping ${reuse.skipping}.`);
+    return true;
+  } catch (error) {
+    await fs.rm(target, { recursive: true, force: true });
+    ctx.log(`Could not reuse ${reuse.folder} from the previous release (${(error as Error).message}): installing dependencies.`);
+    return false;
+  }
+}
+
+async function previousHash(previousDir: string): Promise<string | null> {
+  try {
+    return (await readProjectFile(previousDir, DEPS_MARKER, 1024))?.toString("utf8").trim() || null;
+  } catch {
+    return null; // a link, a folder or a FIFO where the marker should be: the app tampered with it
+  }
+}

@@ -1,0 +1,34 @@
+// Which builders this host can run: each builder names the programs it needs, and builds (in the sandbox, which
+// sees the host's /usr read-only) can only run what the host has installed.
+import fs from "node:fs/promises";
+import type { Builder, Toolchain } from "./types.ts";
+
+async function installed(toolchain: Toolchain): Promise<boolean> {
+  return fs.access(toolchain.command, fs.constants.X_OK).then(() => true, () => false);
+}
+
+/** The toolchains of a builder that are missing on this host. */
+export async function missingToolchains(builder: Builder): Promise<Toolchain[]> {
+  const missing: Toolchain[] = [];
+  for (const toolchain of builder.toolchains ?? []) if (!(await installed(toolchain))) missing.push(toolchain);
+  return missing;
+}
+
+/** What to tell the user whose build needs a toolchain the host lacks. */
+export function missingToolchainMessage(builder: Builder, missing: Toolchain[]): string {
+  const commands = missing.map((t) => t.command).join(" and ");
+  const packages = [...new Set(missing.map((t) => t.debianPackage))].join(" ");
+  return `The ${builder.name} builder needs ${commands}, which this Slipway server does not have: its operator can add it with \`apt-get install ${packages}\`.`;
+}
+
+/** One line for the boot log: the builders this host can run, and what the others need. */
+export async function describeBuilders(builders: readonly Builder[]): Promise<string> {
+  const ready: string[] = [];
+  const notReady: string[] = [];
+  for (const builder of builders) {
+    const missing = await missingToolchains(builder);
+    if (missing.length === 0) ready.push(builder.name);
+    else notReady.push(`${builder.name} (apt-get install ${[...new Set(missing.map((t) => t.debianPackage))].join(" ")})`);
+  }
+  return `builders available: ${ready.join(", ")}${notReady.length ? `; unavailable: ${notReady.join(", ")}` : ""}`;
+}
