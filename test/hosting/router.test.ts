@@ -18,7 +18,9 @@ function echoRequest(req: http.IncomingMessage, res: http.ServerResponse) {
   let size = 0;
   req.on("data", (chunk: Buffer) => (size += chunk.length));
   req.on("end", () => {
-    res.setHeader("set-cookie", ["app=1; Path=/", "toss=1; Path=/; Domain=localhost", "own=1; domain=.Echo.localhost"]);
+    // ?one-cookie: a single Set-Cookie (Django's csrftoken), which undici hands over as a string, not a list.
+    const cookies = req.url?.endsWith("?one-cookie") ? ["only=1; Path=/"] : ["app=1; Path=/", "toss=1; Path=/; Domain=localhost", "own=1; domain=.Echo.localhost"];
+    res.setHeader("set-cookie", cookies);
     res.setHeader("x-app", "echo");
     res.setHeader("connection", "keep-alive, x-upstream-hop");
     res.setHeader("x-upstream-hop", "1");
@@ -57,6 +59,9 @@ describe("Host routing", () => {
     for (const header of ["x-frame-options", "referrer-policy", "cross-origin-opener-policy", "ratelimit-limit"]) {
       expect(res.headers[header], header).toBeUndefined();
     }
+    const single = await request(server.url, `echo.localhost:${port}`, "/login?one-cookie");
+    expect(single.status).toBe(200);
+    expect(single.headers["set-cookie"]).toEqual(["only=1; Path=/"]);
   });
 
   it("leaves the platform's hosts (PUBLIC_URL's and loopback names) to the platform", async () => {

@@ -76,7 +76,8 @@ export function downstreamResponseHeaders(source: IncomingHttpHeaders, appHost: 
     if (HOP_BY_HOP.has(name) || listed?.has(name)) continue;
     headers[name] = source[name];
   }
-  const cookies = headers["set-cookie"];
-  if (cookies) headers["set-cookie"] = cookies.filter((cookie) => cookieStaysOnHost(cookie, appHost));
+  // undici hands over one Set-Cookie as a plain string, several as an array (whatever IncomingHttpHeaders says).
+  const cookies: string | string[] | undefined = headers["set-cookie"];
+  if (cookies) headers["set-cookie"] = [cookies].flat().filter((cookie) => cookieStaysOnHost(cookie, appHost));
   return headers;
 }
