@@ -148,6 +148,7 @@ const schema = z.object({
   APP_CPU_PERCENT: positiveInt.default(100),
   APP_PIDS: positiveInt.default(256),
   BUILD_MEMORY_MB: positiveInt.default(1024),
+  BUILD_CPU_PERCENT: positiveInt.default(200),
   BUILD_TIMEOUT_SECONDS: positiveInt.default(600),
   BUILD_ENV: buildEnv.default({}),
   BUILD_READONLY_PATHS: readOnlyPaths.default([]),
@@ -336,7 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     hosting: {
       limits: { memoryBytes: e.APP_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
-      buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
+      buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.BUILD_CPU_PERCENT, pids: e.APP_PIDS },
       buildTimeoutMs: e.BUILD_TIMEOUT_SECONDS * 1000,
       build: { env: e.BUILD_ENV, readOnlyPaths: e.BUILD_READONLY_PATHS },
       startTimeoutMs: e.START_TIMEOUT_SECONDS * 1000,

@@ -7,6 +7,8 @@ import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
 import { createAppReads } from "../db/app-reads.ts";
 import { createSql } from "../db/sql.ts";
 import { HostingEngine } from "../hosting/engine.ts";
+import { builders } from "../hosting/builders/index.ts";
+import { describeBuilders } from "../hosting/builders/toolchains.ts";
 import { createGitHubTokenStore } from "../services/github-tokens.ts";
 import { createServices, type Services } from "../services/index.ts";
 import { createRuntime } from "./runtime/index.ts";
@@ -64,6 +66,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
+  logger.info({}, await describeBuilders(builders, config.runtime));
   const storage = await createStorage(config);
   const databases = await createProvisioners(config, {
     pathOf: (appId, file) => engine.appDataPath(appId, file),

@@ -113,7 +113,7 @@ describe("zip deploys", () => {
     await owner.post("/api/apps", { slug });
     const deployment = await deploy(owner, slug, await zipFolder(null, { "README.md": "hi" }));
     expect(deployment.status).toBe("FAILED");
-    expect(deployment.error).toMatch(/No Procfile, package.json or index.html/);
+    expect(deployment.error).toMatch(/^No Dockerfile, package.json, .*, Procfile or index.html found at the top of the project: it holds README.md\./);
     expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("FAILED");
   });
 

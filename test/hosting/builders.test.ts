@@ -90,7 +90,7 @@ const exists = (file: string) => fs.lstat(file).then(() => true, () => false);
 
 describe("detection order", () => {
   it("tries each language, then a Procfile alone, then index.html; a Procfile's web: line replaces the language's default", async () => {
-    expect(builders.map((b) => b.name)).toEqual(["node", "python", "procfile", "static"]);
+    expect(builders.map((b) => b.name)).toEqual(["dockerfile", "node", "python", "go", "ruby", "php", "procfile", "static"]);
     const all = { Procfile: "web: node other.js\n", "package.json": "{}", "server.js": "", "index.html": "" };
     const withProcfile = (await detect(await release("a", all))).plan;
     expect(withProcfile.builder).toBe("node");
@@ -106,7 +106,7 @@ describe("detection order", () => {
     await fs.mkdir(path.join(dir, "my-site"));
     const { error, log } = await detectError(dir);
     expect(error.message).toMatch(
-      /^No package.json, requirements.txt, pyproject.toml, Pipfile.lock or uv.lock, Procfile or index.html found at the top of the project: it holds my-site\/, README.md\. Add the files of one of these languages, a Procfile/,
+      /^No Dockerfile, package.json, requirements.txt, pyproject.toml, Pipfile.lock or uv.lock, go.mod, Gemfile, composer.json or index.php, Procfile or index.html found at the top of the project: it holds my-site\/, README.md\. Add the files of one of these languages, a Procfile/,
     );
     expect(log).toContain(error.message);
   });
@@ -161,6 +161,17 @@ describe("node builder", () => {
     expect((await detect(dir)).plan.builder).toBe("node");
     const procfile = await release("bom", { Procfile: "\uFEFFweb: node a.js\r\n" });
     expect((await detect(procfile)).plan.web).toEqual({ kind: "process", argv: ["/bin/sh", "-c", "node a.js"] });
+  });
+
+  it("checks engines.node against the Node every sandbox runs, and names both when they disagree", async () => {
+    const installed = process.version.slice(1);
+    const major = installed.split(".")[0];
+    const ok = await detect(await release("engines-ok", { "package.json": JSON.stringify({ engines: { node: `>=${major}` } }), "server.js": "" }));
+    expect(ok.log.join("\n")).toContain(`package.json asks for Node >=${major}: using Node ${installed}.`);
+    const old = await detectError(await release("engines-old", { "package.json": JSON.stringify({ engines: { node: "^8" } }), "server.js": "" }));
+    expect(old.error.message).toBe(`package.json asks for Node ^8 ("engines"), and this server has Node ${installed} only: widen the range to include ${installed}.`);
+    const bad = await detectError(await release("engines-bad", { "package.json": JSON.stringify({ engines: { node: "the latest" } }), "server.js": "" }));
+    expect(bad.error.message).toMatch(/is not a version range/);
   });
 
   it("fails an invalid package.json with a message saying so", async () => {

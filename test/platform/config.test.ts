@@ -72,6 +72,28 @@ describe("configuration", () => {
   });
 });
 
+describe("build-time settings", () => {
+  it("reads BUILD_ENV as a JSON object of strings and BUILD_READONLY_PATHS as absolute folders; neither by default", () => {
+    expect(loadConfig({}).hosting.build).toEqual({ env: {}, readOnlyPaths: [] });
+    const config = loadConfig({ BUILD_ENV: '{"PIP_INDEX_URL":"http://mirror/simple","GOFLAGS":"-mod=vendor"}', BUILD_READONLY_PATHS: "/srv/pypi/, /opt/ca" });
+    expect(config.hosting.build).toEqual({ env: { PIP_INDEX_URL: "http://mirror/simple", GOFLAGS: "-mod=vendor" }, readOnlyPaths: ["/srv/pypi", "/opt/ca"] });
+  });
+
+  it.each([
+    [{ BUILD_ENV: "PIP_INDEX_URL=x" }, /^Invalid configuration: BUILD_ENV: expected a JSON object of string values.*\(got \[redacted\]\)$/],
+    [{ BUILD_ENV: '{"A": 1}' }, /BUILD_ENV: expected a JSON object of string values/],
+    [{ BUILD_ENV: '{"bad name": "x"}' }, /BUILD_ENV: expected a JSON object/],
+    [{ BUILD_READONLY_PATHS: "srv/pypi" }, /BUILD_READONLY_PATHS: expected absolute directories/],
+    [{ BUILD_READONLY_PATHS: "/srv/../etc" }, /BUILD_READONLY_PATHS: expected absolute directories/],
+    [{ BUILD_READONLY_PATHS: "/" }, /BUILD_READONLY_PATHS: expected absolute directories/],
+    [{ BUILD_READONLY_PATHS: "/usr/share/ca" }, /BUILD_READONLY_PATHS: expected directories outside the sandbox's own/],
+    [{ BUILD_READONLY_PATHS: "/app" }, /BUILD_READONLY_PATHS: expected directories outside the sandbox's own/],
+  ])("refuses %j with one line naming it (the value of BUILD_ENV redacted: it may hold a proxy's password)", (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});
+
 describe("browser-facing settings", () => {
   it("allows no cross-origin access by default, and reads CORS_ORIGINS as a list of origins", () => {
     expect(loadConfig({}).corsOrigins.size).toBe(0);

@@ -45,9 +45,13 @@ export async function reuseDependencies(ctx: BuildContext, reuse: Reuse): Promis
     return false;
   }
   const target = path.join(ctx.dir, reuse.folder);
+  if (!(await parentsAreFolders(ctx.dir, reuse.folder))) {
+    ctx.log(`${path.dirname(reuse.folder)} is not a folder in this project: installing dependencies.`);
+    return false;
+  }
   try {
     await fs.rm(target, { recursive: true, force: true });
-    const count = await copyTreeNoFollow(path.join(ctx.previousDir, reuse.folder), target);
+    const count = await copyTreeNoFollow(ctx.previousDir, reuse.folder, target);
     const files = `${count.files} ${count.files === 1 ? "file" : "files"}`;
     ctx.log(`${reuse.source} is unchanged: reusing ${reuse.folder} from the previous release (${files}), skipping ${reuse.skipping}.`);
     return true;
@@ -56,6 +60,22 @@ export async function reuseDependencies(ctx: BuildContext, reuse: Reuse): Promis
     ctx.log(`Could not reuse ${reuse.folder} from the previous release (${(error as Error).message}): installing dependencies.`);
     return false;
   }
+}
+
+/**
+ * Whether every folder above `folder` (vendor of vendor/bundle) is a real folder in the new release, made when
+ * missing: a link there (a git checkout may hold one) would lead the copy, made as root, out of the release. Nothing
+ * runs in the new release yet, so the check holds until the copy.
+ */
+async function parentsAreFolders(dir: string, folder: string): Promise<boolean> {
+  let at = dir;
+  for (const name of folder.split("/").filter(Boolean).slice(0, -1)) {
+    at = path.join(at, name);
+    const stat = await fs.lstat(at).catch(() => null);
+    if (!stat) await fs.mkdir(at, { mode: 0o755 });
+    else if (!stat.isDirectory()) return false;
+  }
+  return true;
 }
 
 async function previousHash(previousDir: string): Promise<string | null> {

@@ -3,6 +3,9 @@
  * The message is written for the user and goes to the deployment's build log as is.
  */
 export class BuildError extends Error {
+  /** The builder that recognised the project and then refused it, when one did (the deployment records it). */
+  builder?: string;
+
   constructor(message: string) {
     super(message);
     this.name = "BuildError";

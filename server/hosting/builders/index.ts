@@ -2,32 +2,53 @@
 // a builder of its own unless nothing else recognises the project: it names the processes of whatever builds it.
 import fs from "node:fs/promises";
 import { BuildError } from "./errors.ts";
+import { dockerfileBuilder } from "./dockerfile.ts";
+import { goBuilder } from "./go.ts";
 import { nodeBuilder } from "./node.ts";
+import { phpBuilder } from "./php.ts";
 import { applyProcfile, procfileBuilder, readProcfile } from "./procfile.ts";
 import { pythonBuilder } from "./python.ts";
+import { rubyBuilder } from "./ruby.ts";
 import { staticBuilder } from "./static.ts";
 import { missingToolchainMessage, missingToolchains } from "./toolchains.ts";
 import type { BuildContext, Builder, ResolvedPlan } from "./types.ts";
 
 export { BuildError } from "./errors.ts";
 
-/** Language builders first; a Procfile alone next; a static site last (a Procfile's web: line outranks index.html). */
-export const builders: readonly Builder[] = [nodeBuilder, pythonBuilder, procfileBuilder, staticBuilder];
+/**
+ * A Dockerfile first (container runtimes), language builders next; a Procfile alone next; a static site last (a
+ * Procfile's web: line outranks index.html).
+ */
+export const builders: readonly Builder[] = [dockerfileBuilder, nodeBuilder, pythonBuilder, goBuilder, rubyBuilder, phpBuilder, procfileBuilder, staticBuilder];
 
 /** The plan of the first builder that recognises the project; a BuildError (also logged) when none does. */
 export async function detectBuild(ctx: BuildContext): Promise<ResolvedPlan> {
   const procfile = await readProcfile(ctx);
   for (const builder of builders) {
-    const plan = await builder.detect(ctx);
-    if (!plan) continue;
-    ctx.log(`Found ${builder.looksFor}: building with the ${builder.name} builder.`);
-    const missing = await missingToolchains(builder);
-    if (missing.length) throw new BuildError(missingToolchainMessage(builder, missing));
-    return applyProcfile(plan, procfile, builder);
+    try {
+      const plan = await builder.detect(ctx);
+      if (!plan) continue;
+      ctx.log(`Found ${builder.looksFor}: building with the ${builder.name} builder.`);
+      if (builder.runtimes && !builder.runtimes.includes(ctx.runtime)) throw new BuildError(unsupportedRuntimeMessage(builder, ctx.runtime));
+      const missing = await missingToolchains(builder);
+      if (missing.length) throw new BuildError(missingToolchainMessage(builder, missing));
+      return applyProcfile(plan, procfile, builder);
+    } catch (error) {
+      // A builder refuses only a project it recognised: the deployment says which builder that was.
+      if (error instanceof BuildError) error.builder ??= builder.name;
+      throw error;
+    }
   }
   const message = `No ${listOf(builders.map((b) => b.looksFor))} found at the top of the project: ${await describeTop(ctx.dir)}`;
   ctx.log(message);
   throw new BuildError(message);
+}
+
+function unsupportedRuntimeMessage(builder: Builder, runtime: string): string {
+  return (
+    `The ${builder.name} builder runs on RUNTIME=${builder.runtimes!.join(" or RUNTIME=")} only, and this server runs apps on RUNTIME=${runtime}: ` +
+    "add a Dockerfile that builds and starts the app, and Slipway builds that image instead."
+  );
 }
 
 function listOf(names: string[]): string {

@@ -10,8 +10,11 @@
 //   script nor server.js, a Procfile web: line must say (else the build fails now rather than at start).
 // npm runs in the sandbox with HOME=/app: its cache goes to a folder of the release, removed after the build,
 // and it makes no audit, funding or update-check requests.
+import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
+import semver from "semver";
 import { BuildError } from "./errors.ts";
 import { readProjectFile, readText } from "./files.ts";
 import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
@@ -19,6 +22,8 @@ import type { BuildContext, BuildPlan, Builder } from "./types.ts";
 
 export interface PackageJson {
   scripts: Record<string, string>;
+  /** engines.node: the Node versions the project runs on (a semver range). */
+  engines?: string;
   /** Whether it declares any dependencies, dev or optional ones included. */
   hasDependencies: boolean;
 }
@@ -33,6 +38,7 @@ export function nodeWebArgv(pkg: PackageJson): string[] {
   return start === undefined ? ["node", "server.js"] : ["/bin/sh", "-c", RUN_SCRIPT, start];
 }
 
+const run = promisify(execFile);
 const NPM_CACHE = ".npm-cache";
 const NPM_FLAGS = ["--no-update-notifier", "--cache", NPM_CACHE];
 const INSTALL_FLAGS = ["--no-audit", "--no-fund", ...NPM_FLAGS];
@@ -45,12 +51,28 @@ export const nodeBuilder: Builder = {
   async detect(ctx) {
     const pkg = await readPackageJson(ctx.dir);
     if (!pkg) return null;
+    if (pkg.engines) await checkNodeVersion(pkg.engines, ctx.log);
     // Only whether server.js exists: npm follows it inside the sandbox, so a link (to src/server.js) is fine.
     const hasServerJs = await fs.lstat(path.join(ctx.dir, "server.js")).then(() => true, () => false);
     const web = pkg.scripts.start || hasServerJs ? ({ kind: "process", argv: nodeWebArgv(pkg) } as const) : undefined;
     return { builder: "node", steps: await nodeSteps(ctx, pkg), ...(web ? { web } : {}) };
   },
 };
+
+const HOST_NODE = "/usr/bin/node";
+let hostNodeVersion: Promise<string | null> | undefined;
+
+/** engines.node, checked against the one Node every sandbox runs (the host's /usr/bin/node). */
+async function checkNodeVersion(range: string, log: (line: string) => void): Promise<void> {
+  hostNodeVersion ??= run(HOST_NODE, ["--version"]).then(({ stdout }) => stdout.trim().replace(/^v/, ""), () => null);
+  const installed = await hostNodeVersion;
+  if (!installed) return;
+  if (!semver.validRange(range)) throw new BuildError(`package.json "engines": {"node": ${JSON.stringify(range)}} is not a version range: write one like ">=20" or "20.x".`);
+  if (!semver.satisfies(installed, range)) {
+    throw new BuildError(`package.json asks for Node ${range} ("engines"), and this server has Node ${installed} only: widen the range to include ${installed}.`);
+  }
+  log(`package.json asks for Node ${range}: using Node ${installed}.`);
+}
 
 /** The package.json at the top of the project, or null when there is none. */
 export async function readPackageJson(dir: string): Promise<PackageJson | null> {
@@ -69,7 +91,8 @@ export async function readPackageJson(dir: string): Promise<PackageJson | null> 
   }
   const declared = ["dependencies", "devDependencies", "optionalDependencies"].map((key) => (pkg as Record<string, unknown>)[key]);
   const hasDependencies = declared.some((deps) => !!deps && typeof deps === "object" && Object.keys(deps).length > 0);
-  return { scripts: scripts as Record<string, string>, hasDependencies };
+  const engines = (pkg as { engines?: { node?: unknown } }).engines?.node;
+  return { scripts: scripts as Record<string, string>, hasDependencies, ...(typeof engines === "string" ? { engines } : {}) };
 }
 
 /** Install and build steps for a project with a package.json (also used by Procfile projects that have one). */

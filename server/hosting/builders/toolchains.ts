@@ -21,14 +21,18 @@ export function missingToolchainMessage(builder: Builder, missing: Toolchain[]):
   return `The ${builder.name} builder needs ${commands}, which this Slipway server does not have: its operator can add it with \`apt-get install ${packages}\`.`;
 }
 
-/** One line for the boot log: the builders this host can run, and what the others need. */
-export async function describeBuilders(builders: readonly Builder[]): Promise<string> {
+/** One line for the boot log: the builders this host can run on its runtime, and what the others need. */
+export async function describeBuilders(builders: readonly Builder[], runtime: string): Promise<string> {
   const ready: string[] = [];
   const notReady: string[] = [];
   for (const builder of builders) {
+    if (builder.runtimes && !builder.runtimes.includes(runtime)) {
+      notReady.push(`${builder.name} (RUNTIME=${builder.runtimes.join("|")} only)`);
+      continue;
+    }
     const missing = await missingToolchains(builder);
     if (missing.length === 0) ready.push(builder.name);
     else notReady.push(`${builder.name} (apt-get install ${[...new Set(missing.map((t) => t.debianPackage))].join(" ")})`);
   }
-  return `builders available: ${ready.join(", ")}${notReady.length ? `; unavailable: ${notReady.join(", ")}` : ""}`;
+  return `builders available: ${ready.join(", ") || "none"}${notReady.length ? `; unavailable: ${notReady.join(", ")}` : ""}`;
 }

@@ -18,7 +18,8 @@ export interface BuildContext {
 
 /**
  * How a release is served once built: a process listening on PORT (with the variables its builder sets, such as a
- * virtualenv's PATH, over the app's own), or static files served by the platform.
+ * virtualenv's PATH, over the app's own), or static files served by the platform. An empty argv runs the release
+ * image's own ENTRYPOINT/CMD (a Dockerfile build, on a container runtime).
  */
 export type WebProcess = { kind: "process"; argv: string[]; env?: Record<string, string> } | { kind: "static"; root: string };
 
@@ -39,6 +40,8 @@ export interface BuildPlan {
   builder: string;
   /** Commands run in order inside the sandbox, in the release directory; any non-zero exit fails the deploy. */
   steps: BuildStep[];
+  /** The release is the image the runtime builds from this Dockerfile of the project (RUNTIME=docker or swarm). */
+  image?: { dockerfile: string };
   /** Runs after the build and before the switch (Procfile `release:`), with the web process's env; failing fails the deploy. */
   release?: string[];
   /** How the release is served; a builder leaves it out when the project needs a Procfile web: line to say. */
@@ -64,6 +67,11 @@ export interface Builder {
   looksFor: string;
   /** Why the project has no web process when neither the builder nor a Procfile names one, with an example. */
   missingWeb?: string;
+  /**
+   * The runtimes whose build sandbox has this builder's toolchain (all when unset). The local sandbox sees the host's
+   * /usr; the docker runtime's base image holds only Node so far, so the other languages build on RUNTIME=local.
+   */
+  runtimes?: string[];
   /** What the builder runs, checked before it builds and listed at boot. */
   toolchains?: Toolchain[];
   /** A plan when the project is this builder's kind, else null. May prepare the directory (reuse dependencies). */

@@ -36,6 +36,7 @@ export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger):
           allowPartial: config.sandboxAllowPartial,
           dockerHost: config.docker?.host,
           baseImage: config.docker?.baseImage,
+          registry: config.docker?.registry ?? null,
           forward,
           log: log && ((line) => log.info(`docker runtime: ${line}`)),
         })

@@ -35,7 +35,10 @@ export interface ProcessSpec {
    * inside the sandbox and kept between builds; builds only, never an app instance.
    */
   cacheDir?: string;
-  /** Run inside the sandbox as is: never a shell string built from user input. */
+  /**
+   * Run inside the sandbox as is: never a shell string built from user input. Empty: the image's own
+   * ENTRYPOINT/CMD (container drivers, a release built from a Dockerfile).
+   */
   argv: string[];
   /** The whole environment the process sees (the driver adds PORT and what the runtime needs: HOME, PATH). */
   env: Record<string, string>;
@@ -58,6 +61,30 @@ export interface RunSpec extends ProcessSpec {
   timeoutMs: number;
   /** Aborting kills the process tree (a canceled deploy). */
   signal?: AbortSignal;
+}
+
+/** An image built from the Dockerfile of a release (RuntimeDriver.buildImage). */
+export interface ImageBuildSpec {
+  appKey: string;
+  /** The image becomes this release's image: what start() and adopt() run, what removeRelease() frees. */
+  release: ReleaseRef;
+  /** The build context: the release directory, with the Dockerfile at its top. */
+  contextDir: string;
+  dockerfile: string;
+  /** Offered to the Dockerfile's ARG lines (BUILD_ENV and the app's env vars); unused ones are ignored. */
+  buildArgs: Record<string, string>;
+  limits: SandboxLimits;
+  /** The builder's output as it comes (its steps, the output of its RUN commands). */
+  onOutput: OutputSink;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface ImageBuildResult {
+  /** Why the build failed (a RUN that exited non-zero, a FROM that cannot be found), or null: the image is built. */
+  error: string | null;
+  timedOut: boolean;
+  aborted: boolean;
 }
 
 export interface ExitInfo {
@@ -120,6 +147,11 @@ export interface RuntimeDriver {
   appEndpoint(service: { host: string; port: number }): { host: string; port: number };
   /** Runs a one-off command (build, release phase) to completion. */
   run(spec: RunSpec): Promise<RunResult>;
+  /**
+   * Builds a release's image from its Dockerfile (drivers that run images: docker, swarm); afterwards start() and
+   * run() with spec.release run that image (its WORKDIR, its ENTRYPOINT/CMD for an empty argv) in the same sandbox.
+   */
+  buildImage?(spec: ImageBuildSpec): Promise<ImageBuildResult>;
   /** Starts a long-running instance; resolves once spawned, not once it answers HTTP. */
   start(spec: InstanceSpec): Promise<Instance>;
   /** The instances this driver started (or adopted) that are still running. */

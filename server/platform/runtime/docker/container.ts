@@ -13,6 +13,9 @@ export type Bind = [host: string, inside: string, mode?: "ro" | "rw"];
 export interface ContainerSpec {
   name: string;
   image: string;
+  /** An image built from the user's Dockerfile: its WORKDIR stays (Slipway's own images work in /app). */
+  userImage?: boolean;
+  /** Empty: the image's own ENTRYPOINT/CMD. */
   argv: string[];
   env: Record<string, string>;
   labels: Record<string, string>;
@@ -43,11 +46,11 @@ export function hardenedConfig(spec: ContainerSpec): Dockerode.ContainerCreateOp
   return {
     name: spec.name,
     Image: spec.image,
-    Entrypoint: [],
-    Cmd: spec.argv,
+    ...(spec.argv.length ? { Entrypoint: [], Cmd: spec.argv } : {}),
     Env: Object.entries(spec.env).map(([k, v]) => `${k}=${v}`),
+    // Whatever USER the image names: the sandbox's user.
     User: `${APP_USER.uid}:${APP_USER.gid}`,
-    WorkingDir: "/app",
+    ...(spec.userImage ? {} : { WorkingDir: "/app" }),
     Labels: spec.labels,
     AttachStdout: true,
     AttachStderr: true,

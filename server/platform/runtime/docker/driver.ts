@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { SandboxUnavailableError } from "../errors.ts";
-import type { Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
+import type { ImageBuildResult, ImageBuildSpec, Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { prepareWorkDir } from "../local/workdir.ts";
 import { APP_USER, ensureBaseImage } from "./base-image.ts";
 import { type Docker, LABEL, createDockerClient, pingDocker, platformId } from "./client.ts";
@@ -15,13 +15,16 @@ import { BUILD_CACHE_PATH } from "../paths.ts";
 import { adoptionLabels, releaseOf } from "./fingerprint.ts";
 import { SERVICE_ADDRESS, type ForwardedService, ensureAppNetwork, networkName, removeNetwork, setupFirewall } from "./network.ts";
 import { probeDocker, type DockerEnforcement } from "./probe.ts";
-import { ensureReleaseImage, removeAppImages, removeReleaseImage } from "./release-image.ts";
+import { buildDockerfileImage, isDockerfileImage } from "./dockerfile-image.ts";
+import { ensureReleaseImage, releaseTag, removeAppImages, removeReleaseImage } from "./release-image.ts";
 
 export interface DockerDriverOptions {
   dataDir: string;
   allowPartial: boolean;
   dockerHost?: string;
   baseImage?: string;
+  /** REGISTRY_URL: where a Dockerfile's FROM images the engine lacks are pulled from. */
+  registry?: string | null;
   forward?: ForwardedService;
   graceMs?: number;
   log?: (line: string) => void;
@@ -49,6 +52,12 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
   return new DockerDriver(docker, enforcement, base, options);
 }
 
+interface ReleaseImage {
+  tag: string;
+  /** Built from the user's Dockerfile (buildImage), not from the base image and the release folder. */
+  userImage: boolean;
+}
+
 interface Running {
   appKey: string;
   kind: "build" | "web";
@@ -58,6 +67,8 @@ interface Running {
 interface LaunchOptions {
   kind: "build" | "web";
   image: string;
+  /** Built from the user's Dockerfile: its own WORKDIR and PATH. */
+  userImage?: boolean;
   binds: Bind[];
   /** What the platform sets for every container of this kind (HOME, PORT). */
   runtimeEnv: Record<string, string>;
@@ -73,7 +84,7 @@ class DockerDriver implements RuntimeDriver {
   private readonly graceMs: number;
   private readonly instances = new Set<Instance>();
   private readonly running = new Set<Running>();
-  private readonly images = new Map<string, Promise<string>>();
+  private readonly images = new Map<string, Promise<ReleaseImage>>();
   private readonly networks = new Map<string, Promise<string>>();
 
   constructor(
@@ -96,13 +107,11 @@ class DockerDriver implements RuntimeDriver {
   async run(spec: RunSpec): Promise<RunResult> {
     this.refuseUnlessAllowed();
     if (spec.signal?.aborted) return { code: null, signal: null, timedOut: false, aborted: true };
-    const workDir = await prepareWorkDir(spec.workDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
-    const binds: Bind[] = [[workDir, "/app"], ...(spec.readOnlyPaths ?? []).map((dir): Bind => [dir, dir, "ro"])];
-    if (spec.cacheDir) {
-      await mkdir(spec.cacheDir, { recursive: true, mode: 0o700 });
-      binds.push([await prepareWorkDir(spec.cacheDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "if-not-owned" }), BUILD_CACHE_PATH]);
-    }
-    const running = await this.launch(spec, { kind: "build", image: this.baseImage, binds, runtimeEnv: { HOME: "/app" } });
+    const own = spec.release && (await this.dockerfileImage(spec.release));
+    const running = own
+      ? // A release built from a Dockerfile (its release phase): in its image, which holds the app.
+        await this.launch(spec, { kind: "build", image: own, userImage: true, binds: [], runtimeEnv: { HOME: "/tmp" } })
+      : await this.launch(spec, { kind: "build", image: this.baseImage, binds: await this.buildBinds(spec), runtimeEnv: { HOME: "/app" } });
     let timedOut = false;
     let aborted = false;
     const timer = setTimeout(() => {
@@ -123,6 +132,41 @@ class DockerDriver implements RuntimeDriver {
     }
   }
 
+  async buildImage(spec: ImageBuildSpec): Promise<ImageBuildResult> {
+    this.refuseUnlessAllowed();
+    if (spec.signal?.aborted) return { error: null, timedOut: false, aborted: true };
+    const stop = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      stop.abort();
+    }, spec.timeoutMs);
+    const onAbort = () => stop.abort();
+    spec.signal?.addEventListener("abort", onAbort, { once: true });
+    this.images.delete(`${spec.appKey}/${spec.release.deploymentId}`);
+    try {
+      const error = await buildDockerfileImage(this.docker, {
+        tag: releaseTag(spec.release),
+        contextDir: spec.contextDir,
+        dockerfile: spec.dockerfile,
+        labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey },
+        network: await this.network(spec.appKey),
+        registry: this.options.registry ?? null,
+        limits: spec.limits,
+        buildArgs: spec.buildArgs,
+        onOutput: spec.onOutput,
+        signal: stop.signal,
+      });
+      return { error, timedOut: false, aborted: false };
+    } catch (error) {
+      if (stop.signal.aborted) return { error: null, timedOut, aborted: !timedOut };
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+
   async start(spec: InstanceSpec): Promise<Instance> {
     this.refuseUnlessAllowed();
     const image = await this.releaseImage(spec);
@@ -132,7 +176,8 @@ class DockerDriver implements RuntimeDriver {
       binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
     const labels = adoptionLabels(spec, DATA_PATH);
-    const running = await this.launch(spec, { kind: "web", image, binds, runtimeEnv: { HOME: "/tmp", PORT: String(APP_PORT) }, instanceId: spec.instanceId, labels });
+    const runtimeEnv = { HOME: "/tmp", PORT: String(APP_PORT) };
+    const running = await this.launch(spec, { kind: "web", image: image.tag, userImage: image.userImage, binds, runtimeEnv, instanceId: spec.instanceId, labels });
     return this.track(spec.appKey, spec.instanceId, running.container);
   }
 
@@ -230,7 +275,24 @@ class DockerDriver implements RuntimeDriver {
     return pending;
   }
 
-  private releaseImage(spec: InstanceSpec): Promise<string> {
+  /** Binds of a build: the release folder at /app, the read-only paths, the app's build cache. */
+  private async buildBinds(spec: RunSpec): Promise<Bind[]> {
+    const workDir = await prepareWorkDir(spec.workDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
+    const binds: Bind[] = [[workDir, "/app"], ...(spec.readOnlyPaths ?? []).map((dir): Bind => [dir, dir, "ro"])];
+    if (spec.cacheDir) {
+      await mkdir(spec.cacheDir, { recursive: true, mode: 0o700 });
+      binds.push([await prepareWorkDir(spec.cacheDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "if-not-owned" }), BUILD_CACHE_PATH]);
+    }
+    return binds;
+  }
+
+  /** The release's image when buildImage() made it from a Dockerfile, else null (none yet, or not from a Dockerfile). */
+  private async dockerfileImage(release: ReleaseRef): Promise<string | null> {
+    const tag = releaseTag(release);
+    return (await isDockerfileImage(this.docker, tag).catch(() => false)) ? tag : null;
+  }
+
+  private releaseImage(spec: InstanceSpec): Promise<ReleaseImage> {
     const release = releaseOf(spec);
     const key = `${spec.appKey}/${release.deploymentId}`;
     let pending = this.images.get(key);
@@ -241,7 +303,7 @@ class DockerDriver implements RuntimeDriver {
         dir: spec.workDir,
         labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey },
         log: this.options.log,
-      });
+      }).then(async (tag) => ({ tag, userImage: await isDockerfileImage(this.docker, tag) }));
       pending.catch(() => this.images.delete(key));
       this.images.set(key, pending);
     }
@@ -249,12 +311,15 @@ class DockerDriver implements RuntimeDriver {
   }
 
   private async launch(spec: ProcessSpec, how: LaunchOptions): Promise<Running> {
-    const { kind, image, binds, runtimeEnv, instanceId = randomUUID() } = how;
-    const env = { PATH: "/usr/bin:/bin", HOST: "0.0.0.0", ...runtimeEnv, ...spec.env, ...(runtimeEnv.PORT ? { PORT: runtimeEnv.PORT } : {}) };
+    const { kind, image, userImage, binds, runtimeEnv, instanceId = randomUUID() } = how;
+    // A user's image keeps its own PATH (FROM node:22 has node in /usr/local/bin); Slipway's images have /usr/bin.
+    const platformPath: Record<string, string> = userImage ? {} : { PATH: "/usr/bin:/bin" };
+    const env = { ...platformPath, HOST: "0.0.0.0", ...runtimeEnv, ...spec.env, ...(runtimeEnv.PORT ? { PORT: runtimeEnv.PORT } : {}) };
     const create = async () =>
       runContainer(this.docker, {
         name: `slipway-${this.platform}-${kind}-${instanceId}`,
         image,
+        userImage,
         argv: spec.argv,
         env,
         labels: { ...how.labels, [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.instance]: instanceId, [LABEL.kind]: kind },

@@ -17,8 +17,8 @@ export async function probeDocker(docker: Docker, firewall: true | string, drive
   const engine = `Docker ${String(info.ServerVersion ?? "?")} (${String(info.Driver ?? "?")}, cgroup ${String(info.CgroupVersion ?? "1")})`;
   const layers: SandboxLayer[] = [
     layer("filesystem", true, `${engine}: read-only root filesystem from the release image, a 64 MB tmpfs at /tmp, the app's data at /data; builds see only their release at /app`, ""),
-    layer("user", true, `uid ${APP_USER.uid} in every container, no-new-privileges`, ""),
-    layer("capabilities", true, "every capability dropped (CapDrop ALL), no Docker socket", ""),
+    layer("user", true, `uid ${APP_USER.uid} in every container, no-new-privileges; a Dockerfile's RUN steps run as its USER (root by default)`, ""),
+    layer("capabilities", true, "every capability dropped (CapDrop ALL), no Docker socket; a Dockerfile's RUN steps have the engine's default set", ""),
     layer("memory", has("MemoryLimit"), "the engine's memory cgroup (swap included)", "the engine reports no memory limit support"),
     layer("cpu", has("CpuCfsQuota"), "CPU quota (NanoCpus)", "the engine reports no CPU quota support"),
     layer("pids", has("PidsLimit"), "pids limit", "the engine reports no pids limit support"),

@@ -40,16 +40,23 @@ export async function addFile(pack: Pack, name: string, source: string, owner: O
 /**
  * A whole folder of the host below `prefix`: folders, regular files, and symlinks whose target stays inside `root`
  * (checked lexically from the link's own folder; absolute targets are left out). Sockets, devices and FIFOs are
- * skipped. `root` defaults to the folder itself.
+ * skipped. `root` defaults to the folder itself; `include` (given the path below `root`) leaves entries out.
  */
-export async function addTree(pack: Pack, prefix: string, dir: string, options: { owner?: Owner; root?: string; skipped?: (file: string) => void } = {}): Promise<void> {
+export async function addTree(
+  pack: Pack,
+  prefix: string,
+  dir: string,
+  options: { owner?: Owner; root?: string; skipped?: (file: string) => void; include?: (name: string, isDirectory: boolean) => boolean } = {},
+): Promise<void> {
   const root = options.root ?? dir;
   const owner = options.owner ?? { uid: 0, gid: 0 };
   const entries = await fs.readdir(dir, { withFileTypes: true });
   entries.sort((a, b) => (a.name < b.name ? -1 : 1));
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    const name = path.posix.join(prefix, path.relative(root, full).split(path.sep).join("/"));
+    const relative = path.relative(root, full).split(path.sep).join("/");
+    const name = path.posix.join(prefix, relative);
+    if (options.include && !options.include(relative, entry.isDirectory())) continue;
     if (entry.isDirectory()) {
       const { mode } = await fs.lstat(full);
       await addDirectory(pack, name, mode & 0o7777, owner);

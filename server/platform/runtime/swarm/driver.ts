@@ -52,6 +52,8 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
     dataPath: builds.dataPath,
     appEndpoint: (service) => builds.appEndpoint(service),
     run: (spec) => builds.run(spec),
+    // Built on this node (a manager) as the docker driver builds it; the orchestrator pushes it with the release.
+    buildImage: (spec) => builds.buildImage!(spec),
     start: () => Promise.reject(new Error("RUNTIME=swarm runs apps as services: the engine rolls them out through the orchestrator")),
     list: () => [],
     reap: () => builds.reap(),
@@ -68,7 +70,7 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
 function swarmSandbox(report: SandboxReport, registry: string | null, firewall: true | string): SandboxReport {
   const layers = report.layers.map((layer) => {
     if (layer.name === "user")
-      return { ...layer, detail: "uid 10001 in every task; no-new-privileges is NOT set on services (Engine API 1.41 has no such field: builds get it, tasks rely on the non-root user, no capabilities and no setuid file in Slipway's base image)" };
+      return { ...layer, detail: "uid 10001 in every task; no-new-privileges is NOT set on services (Engine API 1.41 has no such field: builds get it, tasks rely on the non-root user, no capabilities and no setuid file in Slipway's base image; an image built from a Dockerfile may hold setuid files, which then give uid 0 without capabilities)" };
     if (layer.name === "network")
       return {
         ...layer,

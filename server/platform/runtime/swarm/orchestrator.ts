@@ -8,6 +8,7 @@ import { prepareWorkDir } from "../local/workdir.ts";
 import { APP_USER } from "../docker/base-image.ts";
 import type { Docker } from "../docker/client.ts";
 import { LABEL, isNotFound } from "../docker/client.ts";
+import { isDockerfileImage } from "../docker/dockerfile-image.ts";
 import { ensureReleaseImage, removeAppImages } from "../docker/release-image.ts";
 import type { SandboxLimits } from "../types.ts";
 import { followTaskLogs } from "./logs.ts";
@@ -78,8 +79,11 @@ export class SwarmOrchestrator {
     this.watcher = new TaskWatcher(docker, { intervalMs: options.pollMs, onError: (error) => options.onError(error, "listing Swarm tasks failed") });
   }
 
-  /** The release's image: built on this node, pushed to the registry when there is one; the name services use. */
-  async image(release: { appKey: string; slug: string; deploymentId: string; dir: string }, log: (line: string) => void): Promise<string> {
+  /**
+   * The release's image: built on this node (or by the driver's buildImage from a Dockerfile), pushed to the registry
+   * when there is one; the name services use.
+   */
+  async image(release: { appKey: string; slug: string; deploymentId: string; dir: string }, log: (line: string) => void): Promise<{ name: string; userImage: boolean }> {
     const tag = await ensureReleaseImage(this.docker, {
       base: await this.options.baseImage(),
       release,
@@ -87,8 +91,8 @@ export class SwarmOrchestrator {
       labels: { [LABEL.platform]: this.options.platformId, [LABEL.app]: release.appKey, [LABEL.kind]: "release" },
       log,
     });
-    if (!this.options.registry) return tag;
-    return pushImage(this.docker, tag, this.options.registry, log);
+    const userImage = await isDockerfileImage(this.docker, tag);
+    return { name: this.options.registry ? await pushImage(this.docker, tag, this.options.registry, log) : tag, userImage };
   }
 
   /** Creates or updates the app's service to run the release; resolves once Swarm completed the rollout. */
@@ -101,7 +105,7 @@ export class SwarmOrchestrator {
     const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
     const existing = await this.find(release.appKey);
     const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
-    const input = await this.input(release, image, forceUpdate);
+    const input = await this.input(release, image.name, forceUpdate, image.userImage);
     const spec = serviceSpec(input);
     let serviceId: string;
     if (existing) {
@@ -209,13 +213,14 @@ export class SwarmOrchestrator {
     await this.docker.getService(serviceId).update({ _query: { version: service.Version.Index, rollback: "previous" }, _body: service.Spec } as never);
   }
 
-  private async input(release: ServiceRelease, image: string, forceUpdate: number): Promise<ServiceInput> {
+  private async input(release: ServiceRelease, image: string, forceUpdate: number, userImage: boolean): Promise<ServiceInput> {
     const spec: ServiceInput = {
       platformId: this.options.platformId,
       appKey: release.appKey,
       slug: release.slug,
       deploymentId: release.deploymentId,
       image,
+      userImage,
       argv: release.argv,
       env: release.env,
       replicas: release.replicas,

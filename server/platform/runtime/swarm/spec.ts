@@ -22,6 +22,9 @@ export interface ServiceInput {
   slug: string;
   deploymentId: string;
   image: string;
+  /** Built from the user's Dockerfile: its own WORKDIR, and no health check of ours (the probe needs node in the image). */
+  userImage?: boolean;
+  /** Empty: the image's own ENTRYPOINT/CMD. */
   argv: string[];
   env: Record<string, string>;
   replicas: number;
@@ -61,9 +64,9 @@ export function serviceSpec(input: ServiceInput) {
     TaskTemplate: {
       ContainerSpec: {
         Image: input.image,
-        Command: input.argv,
+        ...(input.argv.length ? { Command: input.argv } : {}),
         Env: Object.entries(env).map(([k, v]) => `${k}=${v}`),
-        Dir: "/app",
+        ...(input.userImage ? {} : { Dir: "/app" }),
         User: "10001:10001",
         ReadOnly: true,
         Mounts: mounts,
@@ -72,7 +75,8 @@ export function serviceSpec(input: ServiceInput) {
         Labels: { ...labels, [LABEL_DEPLOYMENT]: input.deploymentId },
         StopGracePeriod: input.stopGraceMs * 1_000_000,
         Healthcheck: {
-          Test: ["CMD", "/usr/bin/node", "-e", HEALTH_PROBE],
+          // A user's image may have no node: its tasks serve once they run (Swarm's monitor period still applies).
+          Test: input.userImage ? ["NONE"] : ["CMD", "/usr/bin/node", "-e", HEALTH_PROBE],
           Interval: SECOND / 2,
           // Generous: on a loaded node the probe's own `node` start can take seconds, and three false
           // timeouts in a row would roll a healthy release back. A refused connection still fails at once.

@@ -1,0 +1,125 @@
+// Ruby projects (a Gemfile and its Gemfile.lock at the top):
+// - the Ruby: what .ruby-version asks for (its major.minor) among the host's /usr/bin/rubyX.Y, Debian's ruby by
+//   default; a version that is not installed fails the build naming those that are. (A Gemfile's own `ruby "…"` line
+//   is checked by Bundler itself.)
+// - `bundle install` in deployment mode (exactly what Gemfile.lock pins, without the development and test groups)
+//   into the release's vendor/bundle, with Bundler's download cache in the app's build cache; vendor/bundle is copied
+//   from the previous release instead when the Gemfile, Gemfile.lock and the Ruby are unchanged (dependency-reuse.ts).
+//   Gems come from the Gemfile's source (rubygems.org); the operator's BUILD_ENV may point Bundler at a mirror
+//   (BUNDLE_MIRROR__…) or at a folder of .gem files (BUNDLE_CACHE_PATH, with BUILD_READONLY_PATHS), for servers
+//   without access to rubygems.org. Gems with C extensions also need ruby-dev and a compiler on the host.
+// - web, when there is a config.ru: puma when Gemfile.lock has it, else rackup; anything else needs a Procfile web:
+//   line. Every process gets BUNDLE_* so `bundle exec` finds vendor/bundle.
+import fs from "node:fs/promises";
+import path from "node:path";
+import { BuildError } from "./errors.ts";
+import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
+import { hasProjectFile, readProjectFile, readText } from "./files.ts";
+import type { BuildContext, BuildPlan, Builder, WebProcess } from "./types.ts";
+
+const HOST_RUBY = "/usr/bin/ruby";
+const BUNDLE = "/usr/bin/bundle";
+const GEMS = "vendor/bundle";
+const MAX_GEMFILE = 16 * 1024 ** 2;
+/** What every `bundle` of the build and of the release sees: deployment mode, gems in the release, no dev/test gems. */
+const BUNDLE_SETTINGS = { BUNDLE_DEPLOYMENT: "true", BUNDLE_WITHOUT: "development:test" };
+/** The web servers, through the chosen Ruby ("$0", never part of this text); the shell only expands $PORT. */
+const PUMA = 'exec "$0" /usr/bin/bundle exec puma -b "tcp://0.0.0.0:$PORT"';
+const RACKUP = 'exec "$0" /usr/bin/bundle exec rackup -p "$PORT" -o 0.0.0.0';
+
+export const rubyBuilder: Builder = {
+  name: "ruby",
+  looksFor: "Gemfile",
+  missingWeb:
+    'A Ruby project without a config.ru needs a Procfile with a web: line naming the command that serves it on $PORT, for example "web: bundle exec ruby app.rb -p $PORT".',
+  runtimes: ["local"],
+  toolchains: [
+    { command: HOST_RUBY, debianPackage: "ruby" },
+    { command: BUNDLE, debianPackage: "ruby-bundler" },
+  ],
+  async detect(ctx) {
+    const gemfile = await readProjectFile(ctx.dir, "Gemfile", MAX_GEMFILE);
+    if (!gemfile) return null;
+    const lock = await readProjectFile(ctx.dir, "Gemfile.lock", MAX_GEMFILE);
+    if (!lock) {
+      throw new BuildError("Gemfile has no Gemfile.lock beside it: run `bundle lock` (or `bundle install`) and commit Gemfile.lock; Slipway installs exactly what it pins.");
+    }
+    const ruby = await chooseRuby(ctx);
+    const stepEnv = { ...BUNDLE_SETTINGS, BUNDLE_PATH: GEMS, BUNDLE_USER_HOME: `${ctx.cachePath}/bundler` };
+    const argv = [ruby.path, BUNDLE, "install"];
+    const steps: BuildPlan["steps"] = [];
+    const hash = depsHash([gemfile, lock], argv, [ruby.path, ruby.version, BUNDLE_SETTINGS]);
+    const reused = await reuseDependencies(ctx, { folder: GEMS, hash, source: "Gemfile and Gemfile.lock", skipping: "bundle install" });
+    if (!reused) steps.push({ label: `bundle install (Gemfile.lock, ${ruby.name})`, argv, env: stepEnv });
+    await recordDeps(ctx.dir, hash);
+    const plan: BuildPlan = {
+      builder: "ruby",
+      steps,
+      processEnv: { ...BUNDLE_SETTINGS, BUNDLE_GEMFILE: "/app/Gemfile", BUNDLE_PATH: `/app/${GEMS}` },
+    };
+    const web = await rackWeb(ctx, readText(lock), ruby);
+    if (web) plan.web = web;
+    return plan;
+  },
+};
+
+/** config.ru served by puma when the lockfile has it, else by rackup (which picks whatever server the bundle has). */
+async function rackWeb(ctx: BuildContext, lock: string, ruby: Interpreter): Promise<WebProcess | null> {
+  if (!(await hasProjectFile(ctx.dir, "config.ru"))) return null;
+  const puma = lockHasGem(lock, "puma");
+  ctx.log(`config.ru found: web defaults to ${puma ? "puma" : "rackup"} (a Procfile web: line replaces it).`);
+  return { kind: "process", argv: ["/bin/sh", "-c", puma ? PUMA : RACKUP, ruby.path] };
+}
+
+/** Whether Gemfile.lock pins this gem (a spec line of a GEM, PATH or GIT section: four spaces, name, version). */
+export function lockHasGem(lock: string, name: string): boolean {
+  return lock.split(/\r?\n/).some((line) => line.startsWith(`    ${name} (`));
+}
+
+interface Interpreter {
+  path: string;
+  /** "3.1". */
+  version: string;
+  /** "Ruby 3.1". */
+  name: string;
+}
+
+/** The Ruby .ruby-version asks for among those installed; Debian's ruby without one. */
+async function chooseRuby(ctx: BuildContext): Promise<Interpreter> {
+  const installed = await installedRubies();
+  const wanted = await requestedVersion(ctx.dir);
+  if (!wanted) {
+    const debians = await fs.realpath(HOST_RUBY).catch(() => null);
+    const fallback = installed.find((r) => r.path === debians) ?? installed[0];
+    return fallback ?? { path: HOST_RUBY, version: "", name: "ruby" };
+  }
+  const minor = /^(?:ruby-)?(\d+)\.(\d+)/.exec(wanted);
+  const match = minor && installed.find((r) => r.version === `${minor[1]}.${minor[2]}`);
+  if (!match) {
+    const have = installed.length ? installed.map((r) => r.version).join(", ") : "none";
+    throw new BuildError(`.ruby-version asks for Ruby ${wanted}, which this server does not have (installed: ${have}). Ask for one of those, or remove .ruby-version.`);
+  }
+  ctx.log(`.ruby-version asks for Ruby ${wanted}: using ${match.path} (${match.name}).`);
+  return match;
+}
+
+async function requestedVersion(dir: string): Promise<string | null> {
+  const pinned = await readProjectFile(dir, ".ruby-version", 1024);
+  if (!pinned) return null;
+  return readText(pinned).split(/\r?\n/).map((l) => l.trim()).find((l) => l && !l.startsWith("#")) ?? null;
+}
+
+/** Debian's rubyX.Y interpreters in /usr/bin (what every sandbox sees), newest first. */
+async function installedRubies(): Promise<Interpreter[]> {
+  const names = await fs.readdir("/usr/bin").catch(() => [] as string[]);
+  const found: (Interpreter & { order: number })[] = [];
+  for (const name of names) {
+    const match = /^ruby(\d+)\.(\d+)$/.exec(name);
+    if (!match) continue;
+    const file = path.join("/usr/bin", name);
+    if (!(await fs.access(file, fs.constants.X_OK).then(() => true, () => false))) continue;
+    const version = `${match[1]}.${match[2]}`;
+    found.push({ path: file, version, name: `Ruby ${version}`, order: Number(match[1]) * 1000 + Number(match[2]) });
+  }
+  return found.sort((a, b) => b.order - a.order).map(({ order: _order, ...ruby }) => ruby);
+}
