@@ -28,8 +28,8 @@ export const AppInfoQuery = graphql(`
   query CliAppInfo($slug: String!) {
     app(slug: $slug) {
       slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt
-      liveDeployment { id source status createdAt finishedAt commit }
-      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }
+      liveDeployment { id source builder status createdAt finishedAt commit }
+      deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error commit rollbackable rollbackOf }
       resources { id type name envKey }
     }
   }
@@ -147,7 +147,7 @@ export const PsQuery = graphql(`
   query CliPs($slug: String!) {
     app(slug: $slug) {
       slug status instances restarts url
-      liveDeployment { id startedAt finishedAt createdAt commit source }
+      liveDeployment { id startedAt finishedAt createdAt commit source builder }
       processes { name state startedAt restarts }
     }
   }

@@ -50,13 +50,14 @@ export async function info(options: Options) {
   if (app.description) print(`About:     ${app.description}`);
   print(`Source:    ${app.repo ? `${app.repo}#${app.branch}${app.autoDeploy ? " (auto-deploy)" : ""}` : "zip uploads"}`);
   print(`Instances: ${app.instances}   Restarts: ${app.restarts}`);
-  if (app.liveDeployment) print(`Live:      ${app.liveDeployment.id} (${app.liveDeployment.source}, since ${app.liveDeployment.finishedAt ?? app.liveDeployment.createdAt})`);
+  const live = app.liveDeployment;
+  if (live) print(`Live:      ${live.id} (${live.builder ? `${live.builder}, ` : ""}${live.source}, since ${live.finishedAt ?? live.createdAt})`);
   if (app.resources.length) print(`Databases: ${app.resources.map((r) => `${r.name} (${r.type}, $${r.envKey})`).join(", ")}`);
   if (app.deployments.length) {
     print();
     printTable(
-      ["DEPLOYMENT", "STATUS", "SOURCE", "CREATED", "DURATION", "ERROR"],
-      app.deployments.map((d) => [d.id, status(d.status), d.source, d.createdAt, d.durationMs != null ? `${(d.durationMs / 1000).toFixed(1)}s` : "", d.error ?? ""]),
+      ["DEPLOYMENT", "STATUS", "SOURCE", "BUILDER", "CREATED", "DURATION", "ERROR"],
+      app.deployments.map((d) => [d.id, status(d.status), d.source, d.builder ?? "-", d.createdAt, d.durationMs != null ? `${(d.durationMs / 1000).toFixed(1)}s` : "", d.error ?? ""]),
     );
   }
 }

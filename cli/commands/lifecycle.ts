@@ -34,7 +34,7 @@ export async function ps(options: Options) {
   if (options.json) return printJson({ ...app, uptimeSeconds: uptime && since ? Math.floor((Date.now() - Date.parse(since)) / 1000) : null });
   printTable(
     ["APP", "STATUS", "RELEASE", "INSTANCES", "RESTARTS", "UPTIME"],
-    [[app.slug, status(app.status), live ? `${live.id}${live.commit ? ` (${live.commit.slice(0, 7)})` : ""}` : "none", app.instances, app.restarts, uptime ?? "-"]],
+    [[app.slug, status(app.status), live ? release(live) : "none", app.instances, app.restarts, uptime ?? "-"]],
   );
   if (app.processes.length < 2) return;
   print("");
@@ -42,6 +42,12 @@ export async function ps(options: Options) {
     ["INSTANCE", "STATE", "UPTIME", "RESTARTS"],
     app.processes.map((p) => [p.name, p.state.toLowerCase(), p.startedAt ? formatDuration(Date.now() - Date.parse(p.startedAt)) : "-", p.restarts]),
   );
+}
+
+/** The live release as ps shows it: its id, what built it and where it came from, e.g. `d3f1… (python, github 1a2b3c4)`. */
+function release(live: { id: string; builder?: string | null; source: string; commit?: string | null }): string {
+  const origin = live.commit ? `${live.source} ${live.commit.slice(0, 7)}` : live.source;
+  return `${live.id} (${[live.builder, origin].filter(Boolean).join(", ")})`;
 }
 
 /** `slipway ps:scale 3`: how many instances of the web process run. */

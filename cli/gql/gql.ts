@@ -18,7 +18,7 @@ type Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": typeof types.CliErrorFragmentDoc,
     "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxInstances maxUploadBytes cdnBytes requestsPerMinute usage { apps databases instances cdnBytes } }\n    }\n  }\n": typeof types.CliWhoamiDocument,
     "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n": typeof types.CliAppsDocument,
-    "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": typeof types.CliAppInfoDocument,
+    "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source builder status createdAt finishedAt commit }\n      deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": typeof types.CliAppInfoDocument,
     "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateAppDocument,
     "\n  mutation CliDeleteApp($slug: String!) {\n    deleteApp(slug: $slug)\n  }\n": typeof types.CliDeleteAppDocument,
     "\n  mutation CliDeployUpload($slug: String!, $upload: ID!) {\n    deployUpload(slug: $slug, upload: $upload) {\n      ... on Deployment { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliDeployUploadDocument,
@@ -34,7 +34,7 @@ type Documents = {
     "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n": typeof types.CliScaleDocument,
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": typeof types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": typeof types.CliRollbackDocument,
-    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n      processes { name state startedAt restarts }\n    }\n  }\n": typeof types.CliPsDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { name state startedAt restarts }\n    }\n  }\n": typeof types.CliPsDocument,
     "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": typeof types.CliDatabasesDocument,
     "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": typeof types.CliDatabaseDocument,
     "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateDatabaseDocument,
@@ -58,7 +58,7 @@ const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
     "\n  query CliWhoami {\n    viewer {\n      user { id name email role status }\n      quota { maxApps maxDatabases maxInstances maxUploadBytes cdnBytes requestsPerMinute usage { apps databases instances cdnBytes } }\n    }\n  }\n": types.CliWhoamiDocument,
     "\n  query CliApps($after: String) {\n    apps(first: 100, after: $after) { slug name status url repo branch createdAt liveDeployment { id createdAt } }\n  }\n": types.CliAppsDocument,
-    "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": types.CliAppInfoDocument,
+    "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source builder status createdAt finishedAt commit }\n      deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n": types.CliAppInfoDocument,
     "\n  mutation CliCreateApp($input: CreateAppInput!) {\n    createApp(input: $input) {\n      ... on App { slug name url status }\n      ...CliError\n    }\n  }\n": types.CliCreateAppDocument,
     "\n  mutation CliDeleteApp($slug: String!) {\n    deleteApp(slug: $slug)\n  }\n": types.CliDeleteAppDocument,
     "\n  mutation CliDeployUpload($slug: String!, $upload: ID!) {\n    deployUpload(slug: $slug, upload: $upload) {\n      ... on Deployment { id status }\n      ...CliError\n    }\n  }\n": types.CliDeployUploadDocument,
@@ -74,7 +74,7 @@ const documents: Documents = {
     "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n": types.CliScaleDocument,
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": types.CliRollbackDocument,
-    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n      processes { name state startedAt restarts }\n    }\n  }\n": types.CliPsDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { name state startedAt restarts }\n    }\n  }\n": types.CliPsDocument,
     "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": types.CliDatabasesDocument,
     "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": types.CliDatabaseDocument,
     "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": types.CliCreateDatabaseDocument,
@@ -110,7 +110,7 @@ export function graphql(source: "\n  query CliApps($after: String) {\n    apps(f
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source status createdAt finishedAt commit }\n      deployments(limit: 10) { id source status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n"): typeof import('./graphql.ts').CliAppInfoDocument;
+export function graphql(source: "\n  query CliAppInfo($slug: String!) {\n    app(slug: $slug) {\n      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt\n      liveDeployment { id source builder status createdAt finishedAt commit }\n      deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error commit rollbackable rollbackOf }\n      resources { id type name envKey }\n    }\n  }\n"): typeof import('./graphql.ts').CliAppInfoDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -174,7 +174,7 @@ export function graphql(source: "\n  mutation CliRollback($slug: String!, $input
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source }\n      processes { name state startedAt restarts }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
+export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { name state startedAt restarts }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

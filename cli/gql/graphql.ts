@@ -151,7 +151,7 @@ export type CliAppInfoQueryVariables = Exact<{
 }>;
 
 
-export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }> } };
+export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }> } };
 
 export type CliCreateAppMutationVariables = Exact<{
   input: CreateAppInput;
@@ -301,7 +301,7 @@ export type CliPsQueryVariables = Exact<{
 }>;
 
 
-export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource } | null, processes: Array<{ name: string, state: AppProcessState, startedAt: string | null, restarts: number }> } };
+export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource, builder: string | null } | null, processes: Array<{ name: string, state: AppProcessState, startedAt: string | null, restarts: number }> } };
 
 export type CliDatabasesQueryVariables = Exact<{
   slug: string;
@@ -574,6 +574,7 @@ export const CliAppInfoDocument = new TypedDocumentString(`
     liveDeployment {
       id
       source
+      builder
       status
       createdAt
       finishedAt
@@ -582,6 +583,7 @@ export const CliAppInfoDocument = new TypedDocumentString(`
     deployments(limit: 10) {
       id
       source
+      builder
       status
       createdAt
       finishedAt
@@ -802,6 +804,7 @@ export const CliPsDocument = new TypedDocumentString(`
       createdAt
       commit
       source
+      builder
     }
     processes {
       name

@@ -1,7 +1,8 @@
 // The apps pages in Chromium against the real server (serving web/build: run `npm run build:web` first): a new
-// account's first step, creating an app, deploying a zip (chosen, then dropped) while the build log streams,
-// the status turning RUNNING, runtime log lines with their colours (and markup shown as text), env vars by
-// bulk paste, and deleting the app by typing its slug. The apps run as real processes.
+// account's first step, creating an app (its deploy help listing the languages Slipway builds), deploying a zip
+// (chosen, then dropped) while the build log streams, the status turning RUNNING, the builder in the deployment
+// list, runtime log lines with their colours (and markup shown as text), env vars by bulk paste, and deleting the
+// app by typing its slug. The apps run as real processes.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -78,6 +79,20 @@ describe("apps pages", () => {
     const overview = page.getByRole("region", { name: "Greeter" });
     await overview.getByText("Not deployed", { exact: true }).waitFor();
 
+    // Not deployed yet, the deploy help is open on the languages Slipway builds: what each looks for, what it runs.
+    const deploy = page.getByRole("region", { name: "Deploy" });
+    const languages = deploy.locator("details", { hasText: "Languages Slipway builds" });
+    expect(await languages.evaluate((details: HTMLDetailsElement) => details.open)).toBe(true);
+    expect(await languages.getByRole("term").allInnerTexts()).toEqual(["Dockerfile", "Node.js", "Python", "Go", "Ruby", "PHP", "Static site"]);
+    const python = languages.locator("div", { has: page.getByRole("term").filter({ hasText: "Python" }) });
+    expect(await python.innerText()).toMatch(/requirements\.txt[\s\S]*uv\.lock[\s\S]*web: gunicorn app:app \(Django needs none\)/);
+    await languages.screenshot({ path: "/tmp/apps-languages.png" });
+    // At a phone's width it reads in one column, nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(390);
+    await languages.screenshot({ path: "/tmp/apps-languages-390.png" });
+    await page.setViewportSize({ width: 1200, height: 900 });
+
     // Choose a zip (sent slowly, to see the upload's progress): the build log streams in, and the status turns RUNNING.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 40_000 });
@@ -93,7 +108,10 @@ describe("apps pages", () => {
     await buildLog.getByText("-----> Sending traffic to the new release").waitFor();
     const deployments = page.getByRole("region", { name: "Deployments" });
     await deployments.getByText("Live", { exact: true }).waitFor();
-    expect(await deployments.innerText()).toMatch(/Zip upload .* took/);
+    // The badge says which builder built it ("built with" for screen readers); deployed, the deploy help folds away.
+    expect(await deployments.innerText()).toMatch(/Zip upload\s+built with\s+node · .* took/);
+    await deployments.getByText("built with node", { exact: true }).waitFor();
+    expect(await languages.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
 
     // Runtime log lines: colours as classed spans, markup as text.
     const runtimeLog = page.getByRole("log", { name: "Runtime log" });

@@ -254,10 +254,14 @@ describe("deploy", () => {
     expect(missingFile.stderr).toContain("Cannot read nope.txt");
   });
 
-  it("ps answers JSON; stop stops the app and restart brings it back", async () => {
+  it("ps answers JSON and names the live release's builder (so does apps:info); stop stops the app and restart brings it back", async () => {
     await waitFor(async () => JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout).status === "RUNNING", 30_000, "running");
     const ps = JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout);
-    expect(ps).toMatchObject({ slug, status: "RUNNING", restarts: 0, liveDeployment: { id: expect.any(String) }, uptimeSeconds: expect.any(Number) });
+    expect(ps).toMatchObject({ slug, status: "RUNNING", restarts: 0, liveDeployment: { id: expect.any(String), builder: "node", source: "zip" }, uptimeSeconds: expect.any(Number) });
+    expect((await runCli(home, ["ps"], { cwd: dir })).stdout).toContain(`${ps.liveDeployment.id} (node, zip)`);
+    const info = await runCli(home, ["apps:info"], { cwd: dir });
+    expect(info.stdout).toMatch(/DEPLOYMENT\s+STATUS\s+SOURCE\s+BUILDER/);
+    expect(info.stdout).toMatch(new RegExp(`${ps.liveDeployment.id}\\s+LIVE\\s+zip\\s+node`));
     const stopped = await runCli(home, ["stop"], { cwd: dir });
     expect(stopped.code, stopped.stderr).toBe(0);
     expect(JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout).status).toBe("STOPPED");
@@ -290,7 +294,8 @@ describe("deploy", () => {
     expect((await runCli(home, ["apps:create", failing], { cwd: broken })).code).toBe(0);
     const result = await runCli(home, ["deploy"], { cwd: broken });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/Deployment \S+ FAILED: .*No Procfile, package.json or index.html/);
+    // The server's reason: every builder's files it looked for, and what the project holds.
+    expect(result.stderr).toMatch(/Deployment \S+ FAILED: No .*package\.json, requirements\.txt.* or index\.html found at the top of the project: it holds README\.md\./);
     expect(result.stdout).toContain("-----> Detecting how to build the app");
   });
 
