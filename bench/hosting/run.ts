@@ -6,6 +6,8 @@
 //   logs       an app printing 10,000 lines/s for 10 s: lines lost, line-to-subscriber latency, API p99 meanwhile
 //   sandbox    spawn to first answer of the same app, plain vs sandboxed
 // Options: --deploys N (default 10), --no-write.
+// --languages python,go,dockerfile (or some of them): only the language builds against the same commands by hand
+// (languages.ts), written as section "hosting-languages"; --rounds N (default 3).
 // --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
 // the comparison table of section "hosting-runtimes" (right after this one).
 import path from "node:path";
@@ -18,14 +20,23 @@ import { benchDeploys, benchRedeployUnderLoad } from "./deploys.ts";
 import { benchPushDeploys } from "./github.ts";
 import { benchLogs } from "./logs.ts";
 import { benchRuntimes } from "./runtimes.ts";
+import { LANGUAGES, benchLanguage, languageBuildSettings, prepareDockerFrom } from "./languages.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
 
 const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "../RESULTS.md");
 
 async function main() {
-  const { values } = parseArgs({ options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" } } });
+  const { values } = parseArgs({
+    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" } },
+  });
   const deploys = Number(values.deploys ?? 10);
+  if (values.languages) {
+    const body = await benchLanguages(values.languages.split(","), Number(values.rounds ?? 3));
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-languages", body);
+    return;
+  }
   if (values.runtime) {
     const body = await benchRuntimes(values.runtime.split(","), deploys);
     console.log(`\n${body}`);
@@ -75,6 +86,36 @@ async function main() {
   ].join("\n");
   console.log(`\n${body}`);
   if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting", body);
+}
+
+async function benchLanguages(names: string[], rounds: number): Promise<string> {
+  const unknown = names.filter((name) => !LANGUAGES[name]);
+  if (unknown.length) throw new Error(`unknown language ${unknown.join(", ")}: expected ${Object.keys(LANGUAGES).join(", ")}`);
+  const sections: string[] = [];
+  for (const runtime of ["local", "docker"] as const) {
+    const here = names.filter((name) => (LANGUAGES[name].runtime ?? "local") === runtime);
+    if (!here.length) continue;
+    if (runtime === "docker") await prepareDockerFrom();
+    const server = await startSlipway({ RUNTIME: runtime, DEFAULT_REQUESTS_PER_MINUTE: "100000000", DEFAULT_MAX_APPS: "100", ...languageBuildSettings() });
+    try {
+      const client = new HostingClient(server.url, await signUp(server.url, `bench-languages-${runtime}-${process.pid}`));
+      for (const name of here) {
+        console.log(`# ${LANGUAGES[name].name} on RUNTIME=${runtime}: ${rounds} rounds of by hand, first deploy, redeploy`);
+        sections.push(await benchLanguage(client, LANGUAGES[name], rounds));
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  return [
+    "## Builds in any language: deploys against the same commands by hand",
+    "",
+    `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --languages ${names.join(",")} --rounds ${rounds}\``,
+    "- The real server in the bench process: Python and Go on the sandboxed local runtime, with packages from the machine's own pip index (BUILD_ENV, BUILD_READONLY_PATHS); the Dockerfile on RUNTIME=docker.",
+    "- By hand: the same files in a fresh folder with fresh caches, unsandboxed, the commands a developer would type; timed to the first answer. For the Dockerfile, `docker build` and `docker run` through the same engine, with no layer of either side in the cache (the text is in an early RUN).",
+    "",
+    ...sections,
+  ].join("\n");
 }
 
 main().catch((error: unknown) => {
