@@ -183,7 +183,7 @@ async function untilStarting(client: HostingClient, slug: string, id: string) {
   for (;;) {
     const deployment = await client.deployment(slug, id);
     if (["STARTING", "LIVE", "FAILED"].includes(deployment.status)) return deployment;
-    await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
   }
 }
 
