@@ -166,7 +166,7 @@ describe("ruby builder", () => {
       `.ruby-version asks for Ruby 2.7.8, which this server does not have (installed: ${version}). Ask for one of those, or remove .ruby-version.`,
     );
     const { log } = await detect(await release("ok", { ...RACK, ".ruby-version": `ruby-${version}.0\n` }));
-    expect(log).toMatch(new RegExp(`\\.ruby-version asks for Ruby ruby-${version}\\.0: using /usr/bin/ruby${version}`));
+    expect(log).toMatch(new RegExp(`\\.ruby-version asks for Ruby ${version}\\.0: using /usr/bin/ruby${version}`));
   });
 
   it("reuses vendor/bundle when the Gemfile, Gemfile.lock and Ruby are unchanged; installs again when the lockfile changed", async () => {

@@ -15,6 +15,7 @@ import path from "node:path";
 import { BuildError } from "./errors.ts";
 import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
 import { hasProjectFile, readProjectFile, readText, writeProjectFile } from "./files.ts";
+import { chooseInterpreter, readPinned, type Language, type Pinned } from "./interpreters.ts";
 import type { BuildContext, BuildPlan, BuildStep, Builder } from "./types.ts";
 
 const VENV = ".venv";
@@ -37,7 +38,7 @@ export const pythonBuilder: Builder = {
   async detect(ctx) {
     const files = await presentFiles(ctx.dir);
     if (!files.length) return null;
-    const python = await chooseInterpreter(ctx);
+    const python = await chooseInterpreter(PYTHON, await pinnedPython(ctx.dir), ctx.log);
     const processEnv = { PATH: `${VENV_IN_APP}/bin:/usr/bin:/bin`, VIRTUAL_ENV: VENV_IN_APP, PYTHONUNBUFFERED: "1" };
     const stepEnv = { ...processEnv, PIP_CACHE_DIR: `${ctx.cachePath}/pip`, PIP_DISABLE_PIP_VERSION_CHECK: "1", PIP_NO_INPUT: "1" };
     const install = await installPlan(ctx, files);
@@ -139,55 +140,11 @@ export function constraintsFromUvLock(text: string): string {
   return `${pins.join("\n")}\n`;
 }
 
-interface Interpreter {
-  /** Absolute path on the host (and in the sandbox). */
-  path: string;
-  /** "Python 3.11". */
-  name: string;
-}
+const PYTHON: Language = { name: "Python", hostDefault: HOST_PYTHON, versioned: /^python(3)\.(\d+)$/, prefix: /^python-?/i };
 
-/** The interpreter .python-version or runtime.txt asks for among those installed; Debian's python3 without either. */
-async function chooseInterpreter(ctx: BuildContext): Promise<Interpreter> {
-  const installed = await installedPythons();
-  const wanted = await requestedVersion(ctx.dir);
-  if (!wanted) {
-    const debians = await fs.realpath(HOST_PYTHON).catch(() => null);
-    const fallback = installed.find((p) => p.path === debians) ?? installed[0];
-    return fallback ? { path: fallback.path, name: `Python ${fallback.version}` } : { path: HOST_PYTHON, name: "python3" };
-  }
-  const minor = /^(\d+)\.(\d+)/.exec(wanted.version);
-  if (!minor) throw new BuildError(`${wanted.file} asks for Python ${JSON.stringify(wanted.version)}: expected a version like 3.11 or 3.11.2.`);
-  const match = installed.find((p) => p.version === `${minor[1]}.${minor[2]}`);
-  if (!match) {
-    const have = installed.length ? installed.map((p) => p.version).join(", ") : "none";
-    throw new BuildError(`${wanted.file} asks for Python ${wanted.version}, which this server does not have (installed: ${have}). Ask for one of those, or remove ${wanted.file}.`);
-  }
-  ctx.log(`${wanted.file} asks for Python ${wanted.version}: using ${match.path} (Python ${match.version}).`);
-  return { path: match.path, name: `Python ${match.version}` };
-}
-
-async function requestedVersion(dir: string): Promise<{ file: string; version: string } | null> {
-  const pinned = await readProjectFile(dir, ".python-version", 1024);
-  if (pinned) {
-    const version = readText(pinned).split(/\r?\n/).map((l) => l.trim()).find((l) => l && !l.startsWith("#"));
-    if (version) return { file: ".python-version", version: version.replace(/^python-?/i, "") };
-  }
-  const runtime = await readProjectFile(dir, "runtime.txt", 1024);
-  if (runtime) return { file: "runtime.txt", version: readText(runtime).trim().replace(/^python-?/i, "") };
-  return null;
-}
-
-/** The python3.N interpreters in /usr/bin (what every sandbox sees), newest first. */
-async function installedPythons(): Promise<{ path: string; version: string }[]> {
-  const names = await fs.readdir("/usr/bin").catch(() => [] as string[]);
-  const found: { path: string; version: string; minor: number }[] = [];
-  for (const name of names) {
-    const match = /^python3\.(\d+)$/.exec(name);
-    if (!match) continue;
-    const file = path.join("/usr/bin", name);
-    if (await fs.access(file, fs.constants.X_OK).then(() => true, () => false)) found.push({ path: file, version: `3.${match[1]}`, minor: Number(match[1]) });
-  }
-  return found.sort((a, b) => b.minor - a.minor).map(({ path: file, version }) => ({ path: file, version }));
+/** .python-version, else runtime.txt (Heroku's "python-3.11.2"). */
+async function pinnedPython(dir: string): Promise<Pinned | null> {
+  return (await readPinned(dir, ".python-version")) ?? (await readPinned(dir, "runtime.txt"));
 }
 
 /** A Django project: manage.py at the top and <project>/wsgi.py beside it; collectstatic when its settings set STATIC_ROOT. */

@@ -10,11 +10,10 @@
 //   without access to rubygems.org. Gems with C extensions also need ruby-dev and a compiler on the host.
 // - web, when there is a config.ru: puma when Gemfile.lock has it, else rackup; anything else needs a Procfile web:
 //   line. Every process gets BUNDLE_* so `bundle exec` finds vendor/bundle.
-import fs from "node:fs/promises";
-import path from "node:path";
 import { BuildError } from "./errors.ts";
 import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
 import { hasProjectFile, readProjectFile, readText } from "./files.ts";
+import { chooseInterpreter, readPinned, type Interpreter, type Language } from "./interpreters.ts";
 import type { BuildContext, BuildPlan, Builder, WebProcess } from "./types.ts";
 
 const HOST_RUBY = "/usr/bin/ruby";
@@ -44,7 +43,7 @@ export const rubyBuilder: Builder = {
     if (!lock) {
       throw new BuildError("Gemfile has no Gemfile.lock beside it: run `bundle lock` (or `bundle install`) and commit Gemfile.lock; Slipway installs exactly what it pins.");
     }
-    const ruby = await chooseRuby(ctx);
+    const ruby = await chooseInterpreter(RUBY, await readPinned(ctx.dir, ".ruby-version"), ctx.log);
     const stepEnv = { ...BUNDLE_SETTINGS, BUNDLE_PATH: GEMS, BUNDLE_USER_HOME: `${ctx.cachePath}/bundler` };
     const argv = [ruby.path, BUNDLE, "install"];
     const steps: BuildPlan["steps"] = [];
@@ -76,50 +75,4 @@ export function lockHasGem(lock: string, name: string): boolean {
   return lock.split(/\r?\n/).some((line) => line.startsWith(`    ${name} (`));
 }
 
-interface Interpreter {
-  path: string;
-  /** "3.1". */
-  version: string;
-  /** "Ruby 3.1". */
-  name: string;
-}
-
-/** The Ruby .ruby-version asks for among those installed; Debian's ruby without one. */
-async function chooseRuby(ctx: BuildContext): Promise<Interpreter> {
-  const installed = await installedRubies();
-  const wanted = await requestedVersion(ctx.dir);
-  if (!wanted) {
-    const debians = await fs.realpath(HOST_RUBY).catch(() => null);
-    const fallback = installed.find((r) => r.path === debians) ?? installed[0];
-    return fallback ?? { path: HOST_RUBY, version: "", name: "ruby" };
-  }
-  const minor = /^(?:ruby-)?(\d+)\.(\d+)/.exec(wanted);
-  const match = minor && installed.find((r) => r.version === `${minor[1]}.${minor[2]}`);
-  if (!match) {
-    const have = installed.length ? installed.map((r) => r.version).join(", ") : "none";
-    throw new BuildError(`.ruby-version asks for Ruby ${wanted}, which this server does not have (installed: ${have}). Ask for one of those, or remove .ruby-version.`);
-  }
-  ctx.log(`.ruby-version asks for Ruby ${wanted}: using ${match.path} (${match.name}).`);
-  return match;
-}
-
-async function requestedVersion(dir: string): Promise<string | null> {
-  const pinned = await readProjectFile(dir, ".ruby-version", 1024);
-  if (!pinned) return null;
-  return readText(pinned).split(/\r?\n/).map((l) => l.trim()).find((l) => l && !l.startsWith("#")) ?? null;
-}
-
-/** Debian's rubyX.Y interpreters in /usr/bin (what every sandbox sees), newest first. */
-async function installedRubies(): Promise<Interpreter[]> {
-  const names = await fs.readdir("/usr/bin").catch(() => [] as string[]);
-  const found: (Interpreter & { order: number })[] = [];
-  for (const name of names) {
-    const match = /^ruby(\d+)\.(\d+)$/.exec(name);
-    if (!match) continue;
-    const file = path.join("/usr/bin", name);
-    if (!(await fs.access(file, fs.constants.X_OK).then(() => true, () => false))) continue;
-    const version = `${match[1]}.${match[2]}`;
-    found.push({ path: file, version, name: `Ruby ${version}`, order: Number(match[1]) * 1000 + Number(match[2]) });
-  }
-  return found.sort((a, b) => b.order - a.order).map(({ order: _order, ...ruby }) => ruby);
-}
+const RUBY: Language = { name: "Ruby", hostDefault: HOST_RUBY, versioned: /^ruby(\d+)\.(\d+)$/, prefix: /^ruby-/ };
