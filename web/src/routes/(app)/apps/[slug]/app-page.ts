@@ -10,7 +10,6 @@ export const AppPageApp = graphql(`
     ...ProcessesPanel_app
     deployments(limit: 20) {
       id
-      status
       ...DeploymentList_deployment
     }
     sandbox {
