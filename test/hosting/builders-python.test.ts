@@ -135,6 +135,22 @@ describe("dependency reuse of a nested folder (vendor/bundle)", () => {
     expect(await fs.readFile(path.join(dir, "vendor/bundle/gems/rack.rb"), "utf8")).toBe("rack");
   });
 
+  it("links files nobody writes afterwards, and copies them when a later step does, so the previous release keeps its own", async () => {
+    const ctx = (dir: string, previousDir: string) => ({ dir, previousDir, cachePath: "/cache", runtime: "local", log: () => {} });
+    const file = (dir: string) => path.join(dir, "vendor/bundle/gems/rack.rb");
+    const linked = await project("linked-next", { "Gemfile.lock": "" });
+    const previous = await previousWithGems();
+    expect(await reuseDependencies(ctx(linked, previous), reuse)).toBe(true);
+    expect((await fs.stat(file(linked))).ino).toBe((await fs.stat(file(previous))).ino);
+    const copied = await project("copied-next", { "Gemfile.lock": "" });
+    expect(await reuseDependencies(ctx(copied, previous), { ...reuse, writtenAfter: true })).toBe(true);
+    expect((await fs.stat(file(copied))).ino).not.toBe((await fs.stat(file(previous))).ino);
+    await fs.writeFile(file(copied), "rewritten by composer dump-autoload");
+    expect(await fs.readFile(file(previous), "utf8")).toBe("rack");
+    // Either way the release records what its dependencies are installed from.
+    expect(await fs.readFile(path.join(copied, ".slipway-deps"), "utf8")).toBe("h\n");
+  });
+
   it("never copies through a link: not into a vendor/ that is a link, nor out of a previous vendor/ swapped for one", async () => {
     const outside = await project("outside", { "bundle/gems/secret.rb": "secret" });
     const previous = await previousWithGems();

@@ -2,10 +2,10 @@
 // without ever following a symlink, even one swapped in while we copy. Each folder is opened by handle and its
 // children are reached through /proc/self/fd/<handle>/<name> (Linux's equivalent of openat) with O_NOFOLLOW:
 // replacing a folder by a link after we listed it makes the open fail instead of leading us elsewhere.
-// Links are recreated verbatim (never resolved), FIFOs, sockets and devices are skipped. Regular files get a second
-// name (a hard link) in the new tree rather than a copy of their bytes: both releases are the same app's, which can
-// write to either anyway, and a redeploy then costs a few milliseconds per thousand files. Files with setuid or
-// setgid bits are copied with their permission bits only (the copy runs as root).
+// Links are recreated verbatim (never resolved), FIFOs, sockets and devices are skipped. With `link`, regular files get
+// a second name (a hard link) in the new tree rather than a copy of their bytes, a few milliseconds per thousand
+// files: only for a tree nobody writes into afterwards, since both names are the same file. Files with setuid or
+// setgid bits are always copied, with their permission bits only (the copy runs as root).
 import { constants } from "node:fs";
 import fs, { type FileHandle } from "node:fs/promises";
 import path from "node:path";
@@ -22,8 +22,8 @@ export interface CopyCount {
  * each folder on the way is opened by handle without following one, so a running app cannot redirect the copy by
  * swapping a folder of its release for a link.
  */
-export async function copyTreeNoFollow(root: string, relative: string, dest: string): Promise<CopyCount> {
-  const count: CopyCount = { files: 0, links: 0, skipped: 0 };
+export async function copyTreeNoFollow(root: string, relative: string, dest: string, options: { link: boolean }): Promise<CopyCount> {
+  const walk: Walk = { count: { files: 0, links: 0, skipped: 0 }, files: new Slots(PARALLEL_FILES), openFolders: 1, link: options.link };
   let dir = await fs.open(root, DIR_NOFOLLOW);
   try {
     for (const name of relative.split("/").filter(Boolean)) {
@@ -31,11 +31,11 @@ export async function copyTreeNoFollow(root: string, relative: string, dest: str
       await dir.close();
       dir = next;
     }
-    await copyDir(dir, dest, count);
+    await copyDir(dir, dest, walk);
   } finally {
     await dir.close();
   }
-  return count;
+  return walk.count;
 }
 
 /** How many files are linked or copied at once: enough to keep the thread pool busy. */
@@ -48,9 +48,12 @@ interface Walk {
   files: Slots;
   /** Folder handles open now. */
   openFolders: number;
+  /** Regular files are linked rather than copied. */
+  link: boolean;
 }
 
-async function copyDir(dir: FileHandle, dest: string, count: CopyCount, walk: Walk = { count, files: new Slots(PARALLEL_FILES), openFolders: 1 }): Promise<void> {
+async function copyDir(dir: FileHandle, dest: string, walk: Walk): Promise<void> {
+  const { count } = walk;
   const base = `/proc/self/fd/${dir.fd}`;
   const [entries] = await Promise.all([fs.readdir(base, { withFileTypes: true }), fs.mkdir(dest, { mode: 0o755 })]);
   const others = Promise.all(
@@ -58,7 +61,7 @@ async function copyDir(dir: FileHandle, dest: string, count: CopyCount, walk: Wa
       const from = `${base}/${entry.name}`;
       const to = path.join(dest, entry.name);
       if (entry.isFile()) {
-        if (await walk.files.run(() => linkOrCopyFile(from, to))) count.files++;
+        if (await walk.files.run(() => (walk.link ? linkOrCopyFile(from, to) : copyFile(from, to)))) count.files++;
         else count.skipped++;
       } else if (entry.isSymbolicLink()) {
         await fs.symlink(await fs.readlink(from), to);
@@ -85,7 +88,7 @@ async function copySubDir(base: string, name: string, dest: string, walk: Walk):
   const child = await fs.open(`${base}/${name}`, DIR_NOFOLLOW);
   walk.openFolders++;
   try {
-    await copyDir(child, dest, walk.count, walk);
+    await copyDir(child, dest, walk);
   } finally {
     walk.openFolders--;
     await child.close();

@@ -1,8 +1,9 @@
 // A redeploy with an unchanged dependency set reuses the previous release's installed dependencies (node_modules,
 // a virtualenv, vendor/bundle) instead of installing them again. Each release records what its dependencies were
 // installed from (DEPS_MARKER: a hash of the dependency files, the install command and the toolchain); the next
-// build copies the folder over when its own hash matches. The copy never follows links (copy.ts), and any problem
-// just means installing afresh.
+// build takes the folder over when its own hash matches. Its files are linked, not copied, unless a later build step
+// writes into the folder: a write into a linked file would change the previous release too, which still serves and
+// may be rolled back to. The walk never follows links (copy.ts), and any problem just means installing afresh.
 import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -33,10 +34,24 @@ export interface Reuse {
   source: string;
   /** The install command a reuse skips, as the log names it ("npm ci"). */
   skipping: string;
+  /**
+   * A later build step writes into the folder (composer dump-autoload, npm run build's caches, pip installing the
+   * project itself): its files are copied rather than linked, so that the previous release's stay its own.
+   */
+  writtenAfter?: boolean;
 }
 
-/** Copies the dependency folder from the previous release when it was installed from the same hash; logs why not otherwise. */
+/**
+ * Takes the dependency folder over from the previous release when it was installed from the same hash (logs why not
+ * otherwise), and records the hash as what this release's dependencies are installed from, either way.
+ */
 export async function reuseDependencies(ctx: BuildContext, reuse: Reuse): Promise<boolean> {
+  const reused = await takeOver(ctx, reuse);
+  await recordDeps(ctx.dir, reuse.hash);
+  return reused;
+}
+
+async function takeOver(ctx: BuildContext, reuse: Reuse): Promise<boolean> {
   if (!ctx.previousDir) return false;
   const previous = await previousHash(ctx.previousDir);
   if (previous !== reuse.hash) {
@@ -51,7 +66,7 @@ export async function reuseDependencies(ctx: BuildContext, reuse: Reuse): Promis
   }
   try {
     await fs.rm(target, { recursive: true, force: true });
-    const count = await copyTreeNoFollow(ctx.previousDir, reuse.folder, target);
+    const count = await copyTreeNoFollow(ctx.previousDir, reuse.folder, target, { link: !reuse.writtenAfter });
     const files = `${count.files} ${count.files === 1 ? "file" : "files"}`;
     ctx.log(`${reuse.source} is unchanged: reusing ${reuse.folder} from the previous release (${files}), skipping ${reuse.skipping}.`);
     return true;

@@ -104,9 +104,9 @@ export async function nodeSteps(ctx: BuildContext, pkg: PackageJson): Promise<Bu
   if (lockfile) {
     const argv = ["npm", "ci", ...flags];
     const hash = depsHash(lockfile.contents, argv);
-    const reused = await reuseDependencies(ctx, { folder: "node_modules", hash, source: lockfile.name, skipping: "npm ci" });
+    // npm run build may write into node_modules (tools keep their caches in node_modules/.cache).
+    const reused = await reuseDependencies(ctx, { folder: "node_modules", hash, source: lockfile.name, skipping: "npm ci", writtenAfter: hasBuild });
     if (!reused) steps.push({ label: `npm ci (${lockfile.name} found)`, argv });
-    await recordDeps(ctx.dir, hash);
   } else if (!pkg.hasDependencies) {
     ctx.log("package.json declares no dependencies and there is no lockfile: nothing to install.");
     await recordDeps(ctx.dir, null);

@@ -93,8 +93,8 @@ async function composerSteps(ctx: BuildContext, { composerJson, php, phpEnv, ver
     return [install];
   }
   const hash = depsHash([composerJson, lock], install.argv, [PHP_FPM, version]);
-  const reused = await reuseDependencies(ctx, { folder: "vendor", hash, source: "composer.lock", skipping: "composer install" });
-  await recordDeps(ctx.dir, hash);
+  // composer dump-autoload rewrites vendor/autoload.php and vendor/composer/ in place.
+  const reused = await reuseDependencies(ctx, { folder: "vendor", hash, source: "composer.lock", skipping: "composer install", writtenAfter: true });
   if (!reused) return [{ ...install, label: "composer install (composer.lock found)" }];
   return [{ label: "composer dump-autoload", argv: [php, COMPOSER.command, "dump-autoload", "--optimize", "--no-dev", "--no-interaction"], env }];
 }

@@ -13,7 +13,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { BuildError } from "./errors.ts";
-import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
+import { depsHash, reuseDependencies } from "./dependency-reuse.ts";
 import { hasProjectFile, readProjectFile, readText, writeProjectFile } from "./files.ts";
 import { chooseInterpreter, readPinned, type Language, type Pinned } from "./interpreters.ts";
 import type { BuildContext, BuildPlan, BuildStep, Builder } from "./types.ts";
@@ -44,14 +44,14 @@ export const pythonBuilder: Builder = {
     const install = await installPlan(ctx, files);
     const steps: BuildStep[] = [];
     const hash = depsHash(install.inputs, install.argv, python.path);
-    const reused = await reuseDependencies(ctx, { folder: VENV, hash, source: install.source, skipping: "pip install" });
+    const reuse = { folder: VENV, hash, source: install.source, skipping: "pip install", writtenAfter: install.installsProject };
+    const reused = await reuseDependencies(ctx, reuse);
     if (!reused) {
       steps.push({ label: `a virtualenv with ${python.name}`, argv: [python.path, "-m", "venv", "--without-pip", VENV], env: stepEnv });
       steps.push({ label: `pip install (${install.source})`, argv: pip(install.argv), env: stepEnv });
     } else if (install.installsProject) {
       steps.push({ label: "pip install of the project itself", argv: pip(["install", "--no-deps", "--force-reinstall", "."]), env: stepEnv });
     }
-    await recordDeps(ctx.dir, hash);
     const django = await findDjango(ctx.dir);
     if (django?.collectstatic) steps.push({ label: "collectstatic", argv: ["python", "manage.py", "collectstatic", "--noinput"], env: stepEnv });
     const plan: BuildPlan = { builder: "python", steps, processEnv };

@@ -11,7 +11,7 @@
 // - web, when there is a config.ru: puma when Gemfile.lock has it, else rackup; anything else needs a Procfile web:
 //   line. Every process gets BUNDLE_* so `bundle exec` finds vendor/bundle.
 import { BuildError } from "./errors.ts";
-import { depsHash, recordDeps, reuseDependencies } from "./dependency-reuse.ts";
+import { depsHash, reuseDependencies } from "./dependency-reuse.ts";
 import { hasProjectFile, readProjectFile, readText } from "./files.ts";
 import { chooseInterpreter, readPinned, type Interpreter, type Language } from "./interpreters.ts";
 import type { BuildContext, BuildPlan, Builder, WebProcess } from "./types.ts";
@@ -50,7 +50,6 @@ export const rubyBuilder: Builder = {
     const hash = depsHash([gemfile, lock], argv, [ruby.path, ruby.version, BUNDLE_SETTINGS]);
     const reused = await reuseDependencies(ctx, { folder: GEMS, hash, source: "Gemfile and Gemfile.lock", skipping: "bundle install" });
     if (!reused) steps.push({ label: `bundle install (Gemfile.lock, ${ruby.name})`, argv, env: stepEnv });
-    await recordDeps(ctx.dir, hash);
     const plan: BuildPlan = {
       builder: "ruby",
       steps,
