@@ -5,7 +5,7 @@
 // user's own shell command lines, run as ["/bin/sh", "-c", line] inside their sandbox: no platform-side shell
 // ever sees them. Other process types (worker, …) are ignored with a log line.
 import { BuildError } from "./errors.ts";
-import { readProjectFile, readText } from "./files.ts";
+import { hasProjectFile, readProjectFile, readText } from "./files.ts";
 import type { BuildContext, BuildPlan, Builder, ResolvedPlan } from "./types.ts";
 
 export type Procfile = Map<string, string>;
@@ -37,7 +37,8 @@ export const procfileBuilder: Builder = {
   looksFor: "Procfile",
   missingWeb: 'The Procfile has no web: line. Add the command that starts your server, e.g. "web: ./server --port $PORT".',
   async detect(ctx) {
-    return (await readProjectFile(ctx.dir, "Procfile", 64 * 1024)) ? { builder: "procfile", steps: [] } : null;
+    // detectBuild has read and parsed it already (readProcfile): whether it is there is all this needs.
+    return (await hasProjectFile(ctx.dir, "Procfile")) ? { builder: "procfile", steps: [] } : null;
   },
 };
 

@@ -17,8 +17,12 @@ export async function missingToolchains(builder: Builder): Promise<Toolchain[]> 
 /** What to tell the user whose build needs a toolchain the host lacks. */
 export function missingToolchainMessage(builder: Builder, missing: Toolchain[]): string {
   const commands = missing.map((t) => t.command).join(" and ");
-  const packages = [...new Set(missing.map((t) => t.debianPackage))].join(" ");
-  return `The ${builder.name} builder needs ${commands}, which this Slipway server does not have: its operator can add it with \`apt-get install ${packages}\`.`;
+  return `The ${builder.name} builder needs ${commands}, which this Slipway server does not have: its operator can add it with \`apt-get install ${packagesOf(missing)}\`.`;
+}
+
+/** The Debian packages that provide these toolchains, each once. */
+function packagesOf(toolchains: Toolchain[]): string {
+  return [...new Set(toolchains.map((t) => t.debianPackage))].join(" ");
 }
 
 /** One line for the boot log: the builders this host can run on its runtime, and what the others need. */
@@ -32,7 +36,7 @@ export async function describeBuilders(builders: readonly Builder[], runtime: st
     }
     const missing = await missingToolchains(builder);
     if (missing.length === 0) ready.push(builder.name);
-    else notReady.push(`${builder.name} (apt-get install ${[...new Set(missing.map((t) => t.debianPackage))].join(" ")})`);
+    else notReady.push(`${builder.name} (apt-get install ${packagesOf(missing)})`);
   }
   return `builders available: ${ready.join(", ") || "none"}${notReady.length ? `; unavailable: ${notReady.join(", ")}` : ""}`;
 }

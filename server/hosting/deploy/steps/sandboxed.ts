@@ -7,16 +7,15 @@ import type { DeployContext } from "../types.ts";
 
 /** The operator's build variables, then the app's own, then what the step itself needs (a virtualenv's PATH). */
 export async function runInSandbox(ctx: DeployContext, label: string, argv: string[], stepEnv: Record<string, string> = {}): Promise<void> {
-  const timeoutMs = ctx.buildDeadline - Date.now();
-  if (timeoutMs <= 0) throw new DeployError("The build ran out of time before this step.");
+  const timeoutMs = remainingBuildTime(ctx);
   ctx.log(`$ ${argv.join(" ")}`);
   const result = await ctx.driver.run({
     appKey: ctx.app.id,
     workDir: ctx.releaseDir,
     argv,
     env: { ...ctx.build.env, ...ctx.env, ...stepEnv },
-    // A release built from a Dockerfile runs its release phase in its image.
-    release: { slug: ctx.app.slug, deploymentId: ctx.deploymentId },
+    // A release built from a Dockerfile runs its release phase in its image (the runtime looks it up by this).
+    ...(ctx.plan?.image ? { release: { slug: ctx.app.slug, deploymentId: ctx.deploymentId } } : {}),
     readOnlyPaths: ctx.build.readOnlyPaths,
     cacheDir: ctx.build.cacheDir,
     limits: ctx.buildLimits,
@@ -31,8 +30,7 @@ export async function runInSandbox(ctx: DeployContext, label: string, argv: stri
 
 /** Builds the release's image from the project's Dockerfile; the build log gets the builder's output line by line. */
 export async function buildImage(ctx: DeployContext, dockerfile: string): Promise<void> {
-  const timeoutMs = ctx.buildDeadline - Date.now();
-  if (timeoutMs <= 0) throw new DeployError("The build ran out of time before this step.");
+  const timeoutMs = remainingBuildTime(ctx);
   if (!ctx.driver.buildImage) throw new DeployError(`RUNTIME=${ctx.driver.name} does not build Dockerfiles: RUNTIME=docker or swarm does.`);
   ctx.log(`Building the image from ${dockerfile}`);
   const result = await ctx.driver.buildImage({
@@ -49,4 +47,11 @@ export async function buildImage(ctx: DeployContext, dockerfile: string): Promis
   if (result.aborted) throw new DeployCanceled();
   if (result.timedOut) throw new DeployError("The image build was stopped: the build time limit ran out.");
   if (result.error !== null) throw new DeployError(`The image build failed: ${result.error}`);
+}
+
+/** What is left of the build time limit; none left fails the deployment before the next step starts. */
+function remainingBuildTime(ctx: DeployContext): number {
+  const timeoutMs = ctx.buildDeadline - Date.now();
+  if (timeoutMs <= 0) throw new DeployError("The build ran out of time before this step.");
+  return timeoutMs;
 }
