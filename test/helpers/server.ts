@@ -49,8 +49,21 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
   };
 }
 
-/** `options` reach buildSlipway as they are (say, a RouteTable for app hosts). */
+/**
+ * `options` reach buildSlipway as they are (say, a RouteTable for app hosts). The port is chosen before the
+ * server listens (PUBLIC_URL names it), so another process may take it in between: that start is retried.
+ */
 export async function startServer(env: Record<string, string> = {}, options: SlipwayOptions = {}): Promise<TestServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(env, options);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE" || attempt === 5 || env.PORT) throw error;
+    }
+  }
+}
+
+async function startServerOnce(env: Record<string, string>, options: SlipwayOptions): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-test-"));
   const database = process.env.TEST_DATABASE === "postgres" && !env.DATABASE_URL ? await createPostgresDatabase() : null;
   const port = await freePort();
@@ -65,7 +78,14 @@ export async function startServer(env: Record<string, string> = {}, options: Sli
     ...env,
   });
   const slipway = await buildSlipway(config, options);
-  await slipway.listen();
+  try {
+    await slipway.listen();
+  } catch (error) {
+    await slipway.close();
+    await database?.drop();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: config.publicUrl,
     config,
