@@ -1,11 +1,8 @@
 // Field rules for apps: the slug (a DNS label under APPS_DOMAIN), repository, branch and env var keys.
 import type { Check } from "./validation.ts";
 import { LIMIT_MAXIMA } from "./quota-limits.ts";
+import { isReservedSlug, SLUG_PATTERN, slugProblems, suggestSlug } from "./slug.ts";
 
-export const SLUG_PATTERN = /^[a-z][a-z0-9-]{1,38}[a-z0-9]$/;
-/** Names a person would take for the platform's own hosts, and the prefix preview apps are given. */
-const RESERVED_SLUGS = new Set(["www", "api", "app", "apps", "admin", "dashboard", "static", "cdn", "mail", "status", "slipway"]);
-const PREVIEW_PREFIX = /^pr-\d+-/;
 const GITHUB_REPO = /^(?:https:\/\/github\.com\/)?([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100}?)(?:\.git)?\/?$/;
 const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const MAX_ENV_VALUE = 32 * 1024;
@@ -36,16 +33,21 @@ export function isEnvKey(key: string): boolean {
   return ENV_KEY.test(key) && key.length <= 200;
 }
 
+const SLUG_RULE = "Use 3 to 40 lowercase letters, digits or hyphens, starting with a letter and ending with a letter or digit.";
+
+/** What is wrong with the slug and, when one can be made from it, the slug to use instead. */
+function invalidSlug(v: unknown): string {
+  const problems = typeof v === "string" && v ? slugProblems(v) : null;
+  if (!problems) return SLUG_RULE;
+  const suggestion = suggestSlug(v as string);
+  return suggestion ? `${problems} Try "${suggestion}".` : problems;
+}
+
 /** The most instances any app may run, whatever its owner's quota. */
 const MAX_INSTANCES = Number(LIMIT_MAXIMA.maxInstances);
 
 export const appRules = {
-  slug: (v) =>
-    typeof v !== "string" || !SLUG_PATTERN.test(v)
-      ? "Use 3 to 40 lowercase letters, digits or hyphens, starting with a letter and ending with a letter or digit."
-      : RESERVED_SLUGS.has(v) || PREVIEW_PREFIX.test(v)
-        ? `"${v}" is reserved: choose another slug.`
-        : null,
+  slug: (v) => (typeof v !== "string" || !SLUG_PATTERN.test(v) ? invalidSlug(v) : isReservedSlug(v) ? `"${v}" is reserved: choose another slug.` : null),
   name: (v) => (v != null && (typeof v !== "string" || !v.trim() || v.length > 100) ? "Use a name of 1 to 100 characters." : null),
   description: (v) => (v != null && (typeof v !== "string" || v.length > 500) ? "Use at most 500 characters." : null),
   repo: (v) => (v != null && (typeof v !== "string" || !normaliseRepo(v)) ? "Give the repository as owner/name or https://github.com/owner/name." : null),
