@@ -40,6 +40,9 @@ describe("deployed apps through the router", () => {
     const build = (await owner.get(`/api/apps/${slug}/logs?kind=build&limit=1000`)).body.map((l: { line: string }) => l.line).join("\n");
     expect(build).toContain("$ npm ci");
     expect(build).toContain("$ npm run build");
+    // The start script as package.json has it, not the shell that runs it.
+    expect(build).toContain("$ node index.js");
+    expect(build).not.toContain("/bin/sh -c");
   });
 
   it("serves a static site with its content type and ETag, and 304 when unchanged", async () => {

@@ -115,6 +115,13 @@ describe("extractZip: good archives", () => {
     expect(await fs.readdir(path.join(base, "releases"))).toEqual(["r1"]);
   });
 
+  it("counts what it extracted in the build log, in words for one file as for many", async () => {
+    await fs.writeFile(zipPath, await makeZip([{ name: "server.js", data: "x" }]));
+    const lines: string[] = [];
+    await zipSource(zipPath).fetch(dest, (line) => lines.push(line));
+    expect(lines).toEqual(["Extracted 1 file (1 byte) from the zip."]);
+  });
+
   it("does not unwrap when the top level holds more than one thing", async () => {
     await fs.writeFile(zipPath, await makeZip([{ name: "app/server.js" }, { name: "README.md" }]));
     await extractZip(zipPath, dest);

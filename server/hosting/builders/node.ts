@@ -29,7 +29,7 @@ export interface PackageJson {
 }
 
 /** Runs the start script as npm would ($0 is the script: it is never part of this shell's own text). */
-const RUN_SCRIPT = 'PATH="$PWD/node_modules/.bin:$PATH" exec /bin/sh -c "$0"';
+export const RUN_SCRIPT = 'PATH="$PWD/node_modules/.bin:$PATH" exec /bin/sh -c "$0"';
 
 /** The web process of a Node project: its start script, `node server.js`, or npm start when hooks surround it. */
 export function nodeWebArgv(pkg: PackageJson): string[] {

@@ -10,7 +10,7 @@ import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import yauzl from "yauzl";
 import { InvalidRequestError } from "../../errors.ts";
-import { formatBytes } from "../../format.ts";
+import { formatBytes, formatCount } from "../../format.ts";
 import { stageInto } from "./staging.ts";
 import type { Source } from "./types.ts";
 import { entryError, planEntry, type EntryPlan } from "./zip-entry.ts";
@@ -43,7 +43,7 @@ export function zipSource(zipPath: string, limits: ZipLimits = defaultZipLimits)
     async fetch(destDir, log) {
       const summary = await extractZip(zipPath, destDir, limits);
       if (summary.unwrapped) log(`The zip wraps everything in ${summary.unwrapped}/: using that folder as the project.`);
-      log(`Extracted ${summary.files} files (${formatBytes(summary.bytes)}) from the zip.`);
+      log(`Extracted ${formatCount(summary.files, "file")} (${formatBytes(summary.bytes)}) from the zip.`);
     },
   };
 }

@@ -3,12 +3,13 @@
 // Dockerfile) likewise, through the runtime; a failing step fails the deployment with the builder's message.
 import { DeployCanceled, DeployError } from "../../errors.ts";
 import { describeExit } from "../../health.ts";
+import { shownCommand } from "../shown-command.ts";
 import type { DeployContext } from "../types.ts";
 
 /** The operator's build variables, then the app's own, then what the step itself needs (a virtualenv's PATH). */
 export async function runInSandbox(ctx: DeployContext, label: string, argv: string[], stepEnv: Record<string, string> = {}): Promise<void> {
   const timeoutMs = remainingBuildTime(ctx);
-  ctx.log(`$ ${argv.join(" ")}`);
+  ctx.log(`$ ${shownCommand(argv)}`);
   const result = await ctx.driver.run({
     appKey: ctx.app.id,
     workDir: ctx.releaseDir,
