@@ -5,6 +5,7 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { Client, uniqueName } from "../helpers/client.ts";
+import { contextAs } from "../helpers/dashboard-pages.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { basic, bearer, form, issueTokens, startOAuthServer, userWithClient } from "../oauth/helpers.ts";
 import { launchChromium } from "../helpers/browser.ts";
@@ -201,6 +202,33 @@ describe("OAuth apps page", () => {
     await page.getByRole("heading", { name: "Slipway CLI", level: 1 }).waitFor();
     expect(await page.getByText("Public client: no secret, must use PKCE").count()).toBe(1);
     expect(await page.getByRole("region", { name: "Client secrets" }).count()).toBe(0);
+  });
+
+  it("shows on an app's page the authorization, token and discovery URLs the server announces, each to copy", async () => {
+    const { user, client } = await userWithClient(server, { name: "Endpoint Bot" });
+    const context = await contextAs(browser, server, user, { viewport: { width: 1200, height: 900 } });
+    contexts.push(context);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+    const page = await context.newPage();
+    await page.goto(`/oauth-apps/${client.clientId}`);
+    const endpoints = page.getByRole("region", { name: "Endpoints" });
+    await endpoints.waitFor();
+
+    const metadata = (await new Client(server.url).get("/.well-known/oauth-authorization-server")).body;
+    const expected = [
+      ["Authorization endpoint", "authorization endpoint", metadata.authorization_endpoint, `${server.url}/oauth/authorize`],
+      ["Token endpoint", "token endpoint", metadata.token_endpoint, `${server.url}/oauth/token`],
+      ["Discovery document", "discovery document URL", `${metadata.issuer}/.well-known/oauth-authorization-server`, `${server.url}/.well-known/oauth-authorization-server`],
+    ];
+    expect(await endpoints.getByRole("term").allInnerTexts()).toEqual(expected.map(([label]) => label));
+    for (const [, what, url, absolute] of expected) {
+      expect(url).toBe(absolute);
+      expect(await endpoints.getByText(url, { exact: true }).isVisible()).toBe(true);
+      await endpoints.getByRole("button", { name: `Copy ${what}` }).click();
+      await expect.poll(() => page.evaluate(() => navigator.clipboard.readText())).toBe(url);
+    }
+    // The discovery document it names answers.
+    expect((await fetch(expected[2][2])).status).toBe(200);
   });
 
   it("lists an app the user authorized and revokes it, after which its access token gets 401", async () => {
