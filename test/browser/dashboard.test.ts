@@ -93,18 +93,18 @@ describe("dashboard", () => {
     expect(await quota.innerText()).toMatch(/50 MiB/);
     // Navigation for the sections to come; Admin only for administrators.
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allInnerTexts()).toEqual(["Account", "Apps", "CDN", "OAuth apps"]);
+    expect(await nav.getByRole("link").allInnerTexts()).toEqual(["Apps", "Account", "CDN", "OAuth apps"]);
     expect(await page.getByText("waiting for approval").count()).toBe(0);
     await page.screenshot({ path: "/tmp/dashboard-account.png", fullPage: true });
 
-    // Signed in, the sign-in page sends you on home (the apps page, while there is no app).
+    // Signed in, the sign-in page sends you on home: the apps page.
     await page.goto("/login");
     await page.waitForURL("**/apps");
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.waitForURL("**/login");
     await page.getByText("You are signed out.").waitFor();
-    await page.goto("/account");
+    await page.goto("/");
     await page.waitForURL("**/login");
 
     await fillLogin(page, email, PASSWORD);
@@ -141,7 +141,7 @@ describe("dashboard", () => {
     expect(await alert.innerText()).toMatch(/invalid email or password/i);
     expect(path(page)).toBe("/login");
     await page.goto("/account");
-    await page.waitForURL("**/login");
+    await page.waitForURL("**/login?next=%2Faccount");
   });
 
   it("shows the Admin section to administrators only", async () => {

@@ -64,7 +64,7 @@ describe("at 360 px wide", () => {
       await menu.click();
       expect(await menu.getAttribute("aria-expanded")).toBe("true");
       await nav.getByRole("link", { name: "Account" }).waitFor();
-      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Account");
+      expect(await page.evaluate(() => document.activeElement?.textContent?.trim())).toBe("Apps");
       await page.keyboard.press("Escape");
       expect(await menu.getAttribute("aria-expanded")).toBe("false");
       expect(await nav.getByRole("link", { name: "Account" }).isVisible()).toBe(false);

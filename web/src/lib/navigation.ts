@@ -2,12 +2,12 @@
 import { goto } from "$app/navigation";
 
 export const SESSION_DEPENDENCY = "app:session";
-/** Home decides where someone lands: the apps page while they have none, else their account ((app)/+page.ts). */
-const HOME = "/";
+/** Where someone lands after signing in, and where `/` leads ((app)/+page.ts). */
+export const HOME = "/apps";
 
 export function loginUrl(wanted: URL): string {
   const target = wanted.pathname + wanted.search;
-  return target === HOME || target === "/account" ? "/login" : `/login?next=${encodeURIComponent(target)}`;
+  return target === "/" ? "/login" : `/login?next=${encodeURIComponent(target)}`;
 }
 
 /** As long as the server ever sends (server/oauth/session.ts). */
