@@ -69,7 +69,7 @@ export type DeploymentStatus =
   | 'LIVE'
   /** Waiting for the app's previous deployment to finish */
   | 'QUEUED'
-  /** The new release is starting; it takes traffic once it answers HTTP */
+  /** The new release is starting; it takes traffic once it passes its health check */
   | 'STARTING'
   /** Replaced: a newer deployment went live after it, or came before it was built */
   | 'SUPERSEDED';

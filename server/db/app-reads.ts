@@ -2,7 +2,7 @@
 // read them on every visit, and Prisma's per-query work (planning, row mapping) was most of that request's
 // cost. Rows come back exactly as Prisma's `findMany` answers them (test/platform/app-reads.test.ts).
 //
-// Decoding the rows is still most of what is left (16 columns × every app, a string each), so the decoded
+// Decoding the rows is still most of what is left (17 columns × every app, a string each), so the decoded
 // first page is kept per owner together with the owner's list version, which database triggers bump on every
 // insert, update and delete of their apps, whoever writes (migration 20261123121414_app_list_version). Each
 // read asks the database for that version first: a copy is answered only when the database says it is
@@ -11,7 +11,7 @@ import type { AppRow } from "../services/apps.ts";
 import type { Sql } from "./sql.ts";
 
 const COLUMNS = [
-  "id", "slug", "name", "description", "status", "repo", "branch", "autoDeploy", "previews", "instances",
+  "id", "slug", "name", "description", "status", "repo", "branch", "autoDeploy", "previews", "instances", "healthcheck",
   "githubToken", "previewOfId", "ownerId", "liveDeploymentId", "createdAt", "updatedAt",
 ] as const satisfies readonly (keyof AppRow)[];
 
@@ -26,7 +26,8 @@ const LIST_VERSION = `SELECT "version" FROM "AppListVersion" WHERE "ownerId" = ?
 /** Owners whose first page is kept; the least recently read is dropped beyond this. */
 const KEPT_OWNERS = 1000;
 
-type RawApp = Omit<AppRow, "autoDeploy" | "previews" | "createdAt" | "updatedAt"> & {
+type RawApp = Omit<AppRow, "autoDeploy" | "previews" | "createdAt" | "updatedAt" | "healthcheck"> & {
+  healthcheck: AppRow["healthcheck"] | string;
   autoDeploy: boolean | number;
   previews: boolean | number;
   createdAt: Date | string | number;
@@ -52,6 +53,8 @@ const decoded = (row: RawApp): AppRow =>
     ...row,
     autoDeploy: Boolean(row.autoDeploy),
     previews: Boolean(row.previews),
+    // SQLite hands JSON back as its text; PostgreSQL's driver parses it.
+    healthcheck: typeof row.healthcheck === "string" ? JSON.parse(row.healthcheck) : row.healthcheck,
     createdAt: date(row.createdAt),
     updatedAt: date(row.updatedAt),
   });

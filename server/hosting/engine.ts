@@ -8,13 +8,11 @@ import type { Sql } from "../db/sql.ts";
 import type { EdgeDriver } from "../platform/edge/types.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
-import type { WebProcess } from "./builders/types.ts";
-import { buildAndRelease, restartRelease, runPipeline, type StepTiming } from "./deploy/pipeline.ts";
+import { buildAndRelease, buildAndRollOut, restartRelease, rollOutRelease, runPipeline, type StepTiming } from "./deploy/pipeline.ts";
 import { DeployQueue } from "./deploy/queue.ts";
 import type { DeployContext } from "./deploy/types.ts";
-import { SandboxUnavailableError } from "../platform/runtime/index.ts";
-import { BuildError } from "./builders/index.ts";
-import { DeployCanceled, DeployError } from "./errors.ts";
+import { describeFailure } from "./deploy/failure.ts";
+import { DeployError } from "./errors.ts";
 import { processLog } from "./logs/sink.ts";
 import { redactorFor, type Redact } from "./logs/redact.ts";
 import { LogStore } from "./logs/store.ts";
@@ -22,13 +20,13 @@ import { hostingPaths, type HostingPaths } from "./paths.ts";
 import { MemoryRouteTable } from "./routes.ts";
 import { createHostingState, type AppStatus, type HostingState } from "./state.ts";
 import { ServiceSupervisor } from "./service-supervisor.ts";
-import { AppSupervisor, releaseRef, systemClock, type Clock, type Release } from "./supervisor.ts";
-import { buildAndRollOut, rollOutRelease } from "./deploy/pipeline.ts";
+import { AppSupervisor, systemClock, type Clock, type Release } from "./supervisor.ts";
+import { HealthSettings } from "./health-settings.ts";
 
 /** What keeps an app's live release running: Slipway's own supervisor, or an orchestrator's service. */
 type Runner = AppSupervisor | ServiceSupervisor;
 import type { HealthCheckOptions } from "./health-monitor.ts";
-import type { ReplicaStatus } from "./replicas.ts";
+import { releaseOf, releaseRef, type ReplicaStatus } from "./replicas.ts";
 
 export interface EngineOptions {
   dataDir: string;
@@ -38,7 +36,8 @@ export interface EngineOptions {
   /** BUILD_ENV and BUILD_READONLY_PATHS: what every build sees besides the app's env vars. */
   build: { env: Record<string, string>; readOnlyPaths: string[] };
   startTimeoutMs: number;
-  healthCheck: HealthCheckOptions;
+  /** The default check's interval and timeout (a TCP connect), and when an instance leaves rotation or restarts. */
+  healthCheck: HealthCheckOptions & { intervalMs: number; timeoutMs: number };
   drainMs: number;
   stopGraceMs: number;
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
@@ -69,6 +68,8 @@ export class HostingEngine {
   edge: EdgeDriver | null = null;
   readonly logs: LogStore;
   readonly paths: HostingPaths;
+  /** The apps' own health-check settings: the services set them, every check reads them. */
+  readonly health: HealthSettings;
   private readonly state: HostingState;
   private readonly queue: DeployQueue;
   private readonly supervisors = new Map<string, Runner>();
@@ -78,6 +79,7 @@ export class HostingEngine {
 
   constructor(private readonly deps: EngineDeps) {
     this.paths = hostingPaths(deps.options.dataDir);
+    this.health = new HealthSettings(deps.options.healthCheck);
     this.logs = new LogStore(deps.db, deps.sql, deps.pubsub, {
       retention: deps.options.logRetention,
       onError: (error) => deps.onError(error, "writing app log lines failed"),
@@ -109,6 +111,7 @@ export class HostingEngine {
     const { db } = this.deps;
     // Uploads staged by requests that never finished.
     await fs.rm(this.paths.uploads, { recursive: true, force: true });
+    for (const app of await db.app.findMany({ select: { id: true, healthcheck: true } })) this.health.set(app.id, app.healthcheck);
     const adopted = await this.adoptRunning();
     await this.deps.driver.reap();
     const orchestrator = this.deps.driver.orchestrator;
@@ -121,7 +124,7 @@ export class HostingEngine {
       await this.state.updateDeployment(d.appId, d.id, { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() });
       if (!d.rollbackOfId) await fs.rm(this.paths.release(d.appId, d.id), { recursive: true, force: true });
     }
-    const apps = await db.app.findMany({ include: { liveDeployment: true } });
+    const apps = await db.app.findMany({ include: { liveDeployment: true, deployments: { orderBy: { createdAt: "desc" }, take: 1, select: { error: true } } } });
     for (const app of apps) {
       const release = releaseOf(app.liveDeployment);
       const status = app.status as AppStatus;
@@ -129,7 +132,7 @@ export class HostingEngine {
         // Nothing to bring back: a deploy or a start was under way, or the release is gone.
         const settled = status === "CREATED" || status === "STOPPED" ? status : "FAILED";
         if (settled !== status) await this.state.setAppStatus(app.id, settled);
-        this.routes.unavailable(app.slug, settled);
+        this.routes.unavailable(app.slug, settled, app.deployments[0]?.error ?? undefined);
         continue;
       }
       if (status === "STOPPED") {
@@ -261,6 +264,7 @@ export class HostingEngine {
     await (supervisor instanceof ServiceSupervisor ? supervisor.remove() : supervisor?.stop());
     this.supervisors.delete(app.id);
     this.redactors.delete(app.id);
+    this.health.forget(app.id);
     this.routes.remove(app.slug);
     await this.routes.flush();
     await this.deps.driver.removeApp(app.id);
@@ -293,6 +297,7 @@ export class HostingEngine {
           envOf: (appId) => this.envOf(appId),
           dataDirOf: (appId) => this.paths.data(appId),
           redactorOf: (appId) => this.redactors.get(appId) ?? ((line) => line),
+          healthOf: (appId, web) => this.health.of(appId, web),
           onError: this.deps.onError,
         },
         { id: app.id, slug: app.slug },
@@ -311,6 +316,7 @@ export class HostingEngine {
           limits: options.limits,
           startTimeoutMs: options.startTimeoutMs,
           healthCheck: options.healthCheck,
+          healthOf: (appId, web) => this.health.of(appId, web),
           drainMs: options.drainMs,
           stopGraceMs: options.stopGraceMs,
           backoff: options.backoff,
@@ -341,6 +347,7 @@ export class HostingEngine {
     const deployment = await db.deployment.findUnique({ where: { id: deploymentId }, include: { app: true } });
     if (!deployment) return;
     const app = { id: appId, slug: deployment.app.slug, instances: deployment.app.instances };
+    this.health.set(appId, deployment.app.healthcheck);
     const log = processLog(this.logs, { appId, kind: "build", deploymentId }, () => this.redactors.get(appId) ?? ((l) => l));
     const supervisor = this.supervisorOf(app);
     const timings: StepTiming[] = [];
@@ -374,6 +381,7 @@ export class HostingEngine {
       };
       await this.state.updateDeployment(appId, deploymentId, { status: "BUILDING", startedAt: new Date() });
       await this.state.setAppStatus(appId, "DEPLOYING");
+      if (!supervisor.liveRelease) this.routes.unavailable(app.slug, "DEPLOYING");
       if (deployment.rollbackOfId && !rollbackOf) throw new DeployError("That release is no longer kept on disk: deploy again instead.");
       if (rollbackOf) log.system(`Rolling back to the release of deployment ${deployment.rollbackOfId}: no build.`);
       const orchestrated = supervisor instanceof ServiceSupervisor;
@@ -422,21 +430,21 @@ export class HostingEngine {
     at: { ctx?: DeployContext; rollbackOf: Release | null; signal: AbortSignal; timings: StepTiming[]; statusBefore: AppStatus },
   ): Promise<void> {
     const supervisor = this.supervisorOf(app);
-    const log = (line: string) => this.logs.append(app.id, { kind: "build", stream: "system", deploymentId, line });
     if (supervisor instanceof ServiceSupervisor) await supervisor.abandon();
     else if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
     if (!at.rollbackOf) await this.removeRelease(app, this.paths.release(app.id, deploymentId));
-    const canceled = error instanceof DeployCanceled || at.signal.aborted;
-    const shown = error instanceof DeployError || isUserError(error);
-    if (!canceled && !shown) this.deps.onError(error, `deployment ${deploymentId} failed`);
-    const message = canceled ? "The deployment was canceled." : shown ? (error as Error).message : "The deployment failed on Slipway's side; try again.";
-    log(canceled ? "Canceled: the previous release keeps serving." : `Failed: ${message}`);
+    const failure = describeFailure(error, at.signal.aborted);
+    if (failure.unexpected) this.deps.onError(error, `deployment ${deploymentId} failed`);
+    for (const line of failure.buildLog) this.logs.append(app.id, { kind: "build", deploymentId, ...line });
+    const status = this.statusAfterFailure(supervisor, at.statusBefore, failure.canceled);
+    if (status === "FAILED" || status === "CREATED") this.routes.unavailable(app.slug, status, failure.message);
     await this.state.settleDeployment(app.id, deploymentId, {
-      status: canceled ? "CANCELED" : "FAILED",
-      error: message,
+      status: failure.canceled ? "CANCELED" : "FAILED",
+      error: failure.message,
+      failureOutput: failure.output,
       finishedAt: new Date(),
       steps: at.timings,
-      app: this.statusAfterFailure(supervisor, at.statusBefore, canceled),
+      app: status,
     });
   }
 
@@ -471,15 +479,4 @@ export class HostingEngine {
     await fs.rm(dir, { recursive: true, force: true });
     await this.deps.driver.removeRelease?.(app.id, releaseRef(app.slug, dir)).catch((error) => this.deps.onError(error, `removing the image of ${dir}`));
   }
-}
-
-function releaseOf(deployment: { id: string; releasePath: string | null; web: unknown } | null | undefined): Release | null {
-  if (!deployment?.releasePath || !deployment.web) return null;
-  return { deploymentId: deployment.id, dir: deployment.releasePath, web: deployment.web as WebProcess };
-}
-
-/** Errors whose message is for the user (a bad zip, an unrecognised project): the project's AppErrors with expose. */
-function isUserError(error: unknown): boolean {
-  if (error instanceof BuildError || error instanceof SandboxUnavailableError) return true;
-  return !!error && typeof error === "object" && "expose" in error && (error as { expose: boolean }).expose === true && "status" in error && (error as { status: number }).status < 500;
 }

@@ -1,15 +1,14 @@
-// The periodic health check of an app's running instances: an HTTP GET / each (any status counts, as at
-// start) every intervalMs. An instance that fails `failures` checks in a row leaves the rotation; it comes
-// back as soon as one passes. The router reports connection errors too (markFailed): out at once. One that
-// still fails after `restartAfter` checks in a row is stuck (a hung event loop, a deadlock): it is restarted.
+// The periodic health check of an app's running instances: the check of the start (health.ts) at the app's
+// interval, both read again before each run so that a changed setting applies. An instance that fails `failures`
+// checks in a row leaves the rotation; it comes back as soon as one passes. The router reports connection errors
+// too (markFailed): out at once. One that still fails after `restartAfter` checks in a row is stuck (a hung event
+// loop, a deadlock): it is restarted.
 import type { Clock } from "./clock.ts";
-import { answers } from "./health.ts";
+import { check } from "./health.ts";
+import { describeProbe, type HealthProbe } from "./health-settings.ts";
 import type { Replica } from "./replicas.ts";
 
 export interface HealthCheckOptions {
-  intervalMs: number;
-  /** One check's limit: no answer (headers) within it is a failure. */
-  timeoutMs: number;
   /** Failed checks in a row that take an instance out of rotation. */
   failures: number;
   /** Failed checks in a row after which the instance is restarted (0: never). */
@@ -23,6 +22,8 @@ export class HealthMonitor {
   constructor(
     private readonly options: HealthCheckOptions,
     private readonly clock: Clock,
+    /** The check of the live release's instances, as the settings say now. */
+    private readonly probe: () => HealthProbe,
     /** The instances to check (the live release's running ones). */
     private readonly replicas: () => Replica[],
     /** A replica went in or out of rotation. */
@@ -49,7 +50,7 @@ export class HealthMonitor {
   }
 
   private schedule(): void {
-    this.timer = this.clock.setTimeout(() => void this.tick(), this.options.intervalMs);
+    this.timer = this.clock.setTimeout(() => void this.tick(), this.probe().intervalMs);
   }
 
   private async tick(): Promise<void> {
@@ -57,7 +58,8 @@ export class HealthMonitor {
     if (!this.checking) {
       this.checking = true;
       try {
-        await Promise.all(this.replicas().map((replica) => this.check(replica)));
+        const probe = this.probe();
+        await Promise.all(this.replicas().map((replica) => this.check(replica, probe)));
       } finally {
         this.checking = false;
       }
@@ -65,26 +67,26 @@ export class HealthMonitor {
     if (this.timer !== null) this.schedule();
   }
 
-  private async check(replica: Replica): Promise<void> {
+  private async check(replica: Replica, probe: HealthProbe): Promise<void> {
     const { host, port } = replica.instance.target;
-    const ok = await answers(host, port, this.options.timeoutMs);
+    const result = await check(host, port, probe);
     if (replica.exit !== undefined) return;
-    if (ok) {
+    if (result.ok) {
       replica.failures = 0;
       if (replica.health !== "healthy") {
         replica.health = "healthy";
-        this.changed(replica, "it answers its health check again: back in rotation");
+        this.changed(replica, "it passes its health check again: back in rotation");
       }
       return;
     }
     replica.failures += 1;
     if (replica.health === "healthy" && replica.failures >= this.options.failures) {
       replica.health = "unhealthy";
-      this.changed(replica, `no answer to ${replica.failures} health checks in a row (GET / within ${this.options.timeoutMs} ms): out of rotation until it answers again`);
+      this.changed(replica, `failed ${replica.failures} health checks in a row (${describeProbe(probe)}: it ${result.detail}): out of rotation until it passes again`);
     }
     if (this.options.restartAfter > 0 && replica.failures >= this.options.restartAfter && !replica.stuck) {
       replica.stuck = true;
-      this.stuck(replica, `no answer to ${replica.failures} health checks in a row: restarting it`);
+      this.stuck(replica, `failed ${replica.failures} health checks in a row: restarting it`);
     }
   }
 }

@@ -1,36 +1,99 @@
-// A new instance is healthy once it answers HTTP on its port (any status: the app decides what / means).
+// An instance is healthy once it passes its health check (health-settings.ts): with a path, an HTTP GET of it that
+// answers 2xx or 3xx; without, a TCP connect to its port. Checks go to the instance directly, never through the
+// router, so they never count as the app's requests; they carry user-agent slipway-health-check (health-log.ts).
 import http from "node:http";
+import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ExitInfo, Instance } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
+import { describeProbe } from "./health-settings.ts";
+import type { LoggedLine } from "./logs/sink.ts";
 
 const RETRY_MS = 20;
-const ATTEMPT_TIMEOUT_MS = 2000;
+export const HEALTH_CHECK_USER_AGENT = "slipway-health-check";
 
-/** One HTTP GET / (any status counts): the start check, and the periodic check of every running instance. */
-export function answers(host: string, port: number, timeoutMs = ATTEMPT_TIMEOUT_MS): Promise<boolean> {
+export interface CheckResult {
+  ok: boolean;
+  /** What happened, for the logs: "answered 500", "refused the connection", … */
+  detail: string;
+}
+
+/** One check of an instance. */
+export function check(host: string, port: number, probe: { path: string | null; timeoutMs: number }): Promise<CheckResult> {
+  return probe.path === null ? connects(host, port, probe.timeoutMs) : answers(host, port, probe.path, probe.timeoutMs);
+}
+
+function answers(host: string, port: number, path: string, timeoutMs: number): Promise<CheckResult> {
   return new Promise((resolve) => {
-    const request = http.get({ host, port, path: "/", agent: false, timeout: timeoutMs, headers: { "user-agent": "slipway-health-check" } }, () => {
-      resolve(true);
+    const request = http.get({ host, port, path, agent: false, timeout: timeoutMs, headers: { "user-agent": HEALTH_CHECK_USER_AGENT } }, (res) => {
+      const status = res.statusCode ?? 0;
+      resolve({ ok: status >= 200 && status < 400, detail: `answered ${status}` });
       // Headers are enough: a streaming answer must not hold the check open.
       request.destroy();
     });
-    request.once("timeout", () => request.destroy());
-    request.once("error", () => resolve(false));
+    request.once("timeout", () => {
+      resolve({ ok: false, detail: `did not answer within ${timeoutMs} ms` });
+      request.destroy();
+    });
+    request.once("error", (error) => resolve({ ok: false, detail: failureOf(error) }));
   });
 }
 
-export async function waitUntilAnswering(instance: Instance, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+function connects(host: string, port: number, timeoutMs: number): Promise<CheckResult> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: timeoutMs }, () => {
+      resolve({ ok: true, detail: "accepted the connection" });
+      socket.destroy();
+    });
+    socket.once("timeout", () => {
+      resolve({ ok: false, detail: `did not accept the connection within ${timeoutMs} ms` });
+      socket.destroy();
+    });
+    socket.once("error", (error) => resolve({ ok: false, detail: failureOf(error) }));
+  });
+}
+
+function failureOf(error: NodeJS.ErrnoException): string {
+  return error.code === "ECONNREFUSED" ? "refused the connection" : error.code === "ECONNRESET" ? "closed the connection" : `failed (${error.code ?? error.message})`;
+}
+
+/** A start that failed: what the instance wrote last goes with the error (Deployment.failureOutput). */
+export class StartFailed extends DeployError {
+  override name = "StartFailed";
+  constructor(
+    message: string,
+    readonly output: LoggedLine[],
+  ) {
+    super(message);
+  }
+}
+
+/** An instance being started (a Replica), with its log's last output lines. */
+export interface Starting {
+  instance: Instance;
+  log: { recent(): LoggedLine[] };
+}
+
+/** Resolves once the instance passes its check; a StartFailed with its last output when it exits or runs out of time. */
+export async function waitUntilHealthy(starting: Starting, probe: { path: string | null; timeoutMs: number }, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  const { instance } = starting;
   let exit: ExitInfo | null = null;
   void instance.exited.then((info) => (exit = info));
   const deadline = Date.now() + timeoutMs;
+  const what = probe.path ? `passing its health check (${describeProbe(probe)})` : "accepting connections on its PORT";
+  let last: CheckResult | null = null;
   while (Date.now() < deadline) {
     signal?.throwIfAborted();
-    if (exit) throw new DeployError(`The app exited (${describeExit(exit)}) before answering HTTP on its PORT.`);
-    if (await answers(instance.target.host, instance.target.port)) return;
+    if (exit) throw new StartFailed(`The app exited (${describeExit(exit)}) before ${what}.`, starting.log.recent());
+    last = await check(instance.target.host, instance.target.port, probe);
+    if (last.ok) return;
     await sleep(RETRY_MS);
   }
-  throw new DeployError(`The app did not answer HTTP on its PORT within ${Math.round(timeoutMs / 1000)} s. It must listen on the port given in the PORT variable.`);
+  const seconds = Math.round(timeoutMs / 1000);
+  const message = probe.path
+    ? `The app did not pass its health check within ${seconds} s: ${describeProbe(probe)} ${last?.detail ?? "was not tried"} (2xx or 3xx passes).`
+    : `The app did not accept connections on its PORT within ${seconds} s. It must listen on the port given in the PORT variable.`;
+  throw new StartFailed(message, starting.log.recent());
 }
 
 export function describeExit(exit: ExitInfo): string {

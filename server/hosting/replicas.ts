@@ -2,9 +2,12 @@
 // instance of the runtime driver (its own PORT, its own log prefix web.1, web.2, …, like Heroku's dynos).
 // The route goes to the healthy ones; when none is healthy but some still run, to every running one (an
 // instance failing its checks may still answer better than a 503 page, as nginx does with all upstreams down).
-import type { Instance } from "../platform/runtime/types.ts";
+import path from "node:path";
+import type { Instance, ReleaseRef } from "../platform/runtime/types.ts";
 import type { Upstream } from "./router/types.ts";
 import type { ProcessLog } from "./logs/sink.ts";
+import type { WebProcess } from "./builders/types.ts";
+import type { Release } from "./supervisor.ts";
 
 export type ReplicaHealth = "starting" | "healthy" | "unhealthy";
 
@@ -53,4 +56,15 @@ export function range(from: number, to: number): number[] {
 
 export function formatDelay(ms: number): string {
   return ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The release a folder holds: named after the deployment that built it (a rollback reuses its folder, and its image). */
+export function releaseRef(slug: string, dir: string): ReleaseRef {
+  return { slug, deploymentId: path.basename(dir) };
+}
+
+/** The release a deployment row keeps on disk, or null when it has none (never built, or pruned). */
+export function releaseOf(deployment: { id: string; releasePath: string | null; web: unknown } | null | undefined): Release | null {
+  if (!deployment?.releasePath || !deployment.web) return null;
+  return { deploymentId: deployment.id, dir: deployment.releasePath, web: deployment.web as WebProcess };
 }

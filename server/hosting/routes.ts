@@ -109,8 +109,9 @@ export class MemoryRouteTable implements RouteTable {
     this.changed();
   }
 
-  unavailable(slug: string, status: Unavailable): void {
-    this.targets.set(slug, { kind: "unavailable", slug, status });
+  /** Nothing answers for the app; `reason` says why a deployment failed (the router's page shows it). */
+  unavailable(slug: string, status: Unavailable, reason?: string): void {
+    this.targets.set(slug, { kind: "unavailable", slug, status, ...(reason ? { reason } : {}) });
     this.changed();
   }
 

@@ -7,9 +7,11 @@ import type { SandboxLimits } from "../platform/runtime/types.ts";
 import type { Rollout, ServiceTasks, SwarmOrchestrator, TaskView, Upstream } from "../platform/runtime/swarm/orchestrator.ts";
 import { RolloutFailed } from "../platform/runtime/swarm/orchestrator.ts";
 import { describeTaskError } from "../platform/runtime/swarm/rollout.ts";
-import { processEnv } from "./builders/types.ts";
+import { processEnv, type WebProcess } from "./builders/types.ts";
 import { DeployError } from "./errors.ts";
 import { processLog } from "./logs/sink.ts";
+import { instanceLogOptions } from "./health-log.ts";
+import type { HealthProbe } from "./health-settings.ts";
 import type { Redact } from "./logs/redact.ts";
 import type { LogStore } from "./logs/store.ts";
 import type { MemoryRouteTable } from "./routes.ts";
@@ -29,6 +31,8 @@ export interface ServiceSupervisorDeps {
   envOf(appId: string): Promise<Record<string, string>>;
   dataDirOf(appId: string): string;
   redactorOf(appId: string): Redact;
+  /** The health check of a release's tasks (Swarm runs it in each task; a change applies at the next rollout). */
+  healthOf(appId: string, web: WebProcess | undefined): HealthProbe;
   onError(error: unknown, message: string): void;
 }
 
@@ -121,6 +125,7 @@ export class ServiceSupervisor {
           imageOf: path.basename(release.dir),
           dir: release.dir,
           argv: release.web.argv,
+          healthPath: this.deps.healthOf(this.app.id, release.web).path,
           env: processEnv(release.web, await this.deps.envOf(this.app.id)),
           replicas: this.wanted,
           limits: this.deps.limits,
@@ -307,7 +312,8 @@ export class ServiceSupervisor {
     if (this.following.has(task.id) || ["new", "pending", "assigned", "accepted", "preparing", "ready"].includes(task.state)) return;
     const abort = new AbortController();
     this.following.set(task.id, abort);
-    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: task.deploymentId }, () => this.deps.redactorOf(this.app.id));
+    const healthPath = () => this.deps.healthOf(this.app.id, (this.pending?.release ?? this.release)?.web).path;
+    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: task.deploymentId }, () => this.deps.redactorOf(this.app.id), instanceLogOptions(healthPath));
     this.deps.orchestrator
       .followLogs(task.id, log.sink, { since: Math.max(Math.floor(Date.parse(task.createdAt) / 1000) || 0, this.logsFrom), signal: abort.signal })
       .catch((error: unknown) => {

@@ -18,6 +18,8 @@ export interface DeploymentUpdate {
   commit?: string;
   commitMessage?: string;
   builder?: string;
+  /** The app's last output lines, for a start that failed. */
+  failureOutput?: string[] | null;
 }
 
 export function createHostingState(db: Db, pubsub: PubSub) {
@@ -57,8 +59,8 @@ function appData(status: AppStatus, liveDeploymentId: string | null | undefined)
   return { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) };
 }
 
-function deploymentData({ web, steps, ...rest }: DeploymentUpdate) {
-  return { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}) };
+function deploymentData({ web, steps, failureOutput, ...rest }: DeploymentUpdate) {
+  return { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}), ...(failureOutput ? { failureOutput } : {}) };
 }
 
 export type HostingState = ReturnType<typeof createHostingState>;

@@ -1,15 +1,17 @@
 // Keeps one app's live release running as `instances` instances (web.1 … web.N). A new release takes traffic
-// only once every one of its instances answers HTTP; the ones it replaces drain, then stop. An instance that
-// exits on its own is restarted alone with exponential back-off, the others serving meanwhile; the app is
+// once every one of its instances passes its health check; the ones it replaces drain, then stop. An instance
+// that exits on its own is restarted alone with exponential back-off, the others serving meanwhile; the app is
 // CRASHED only while none serves. The back-off resets after a healthy period and on a new release. Scaling
 // starts instances and adds them to the route once they answer, or takes them out of the route, drains and
 // stops them. Runtime state (instances, crash counts, timers) lives here, in memory, never in the database.
 import { processEnv, type WebProcess } from "./builders/types.ts";
-import type { ReleaseRef, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
+import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
-import { describeExit, waitUntilAnswering } from "./health.ts";
+import { describeExit, waitUntilHealthy } from "./health.ts";
+import { instanceLogOptions } from "./health-log.ts";
+import type { HealthProbe } from "./health-settings.ts";
 import { HealthMonitor, type HealthCheckOptions } from "./health-monitor.ts";
-import { alive, formatDelay, range, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
+import { alive, formatDelay, range, releaseRef, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
 import type { Clock } from "./clock.ts";
 import { adoptReplicas, adoptedLine } from "./adoption.ts";
 
@@ -41,6 +43,8 @@ export interface SupervisorDeps {
   stopGraceMs: number;
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
   healthCheck: HealthCheckOptions;
+  /** The health check of a release's instances, as the app's settings say now. */
+  healthOf(appId: string, web: WebProcess | undefined): HealthProbe;
   envOf(appId: string): Promise<Record<string, string>>;
   /** The app's own data directory, bound read-write into its processes (its SQLite databases). */
   dataDirOf(appId: string): string;
@@ -95,6 +99,7 @@ export class AppSupervisor {
     this.monitor = new HealthMonitor(
       deps.healthCheck,
       deps.clock,
+      () => deps.healthOf(app.id, this.current?.release.web),
       () => this.current?.replicas.filter(alive) ?? [],
       (replica, why) => {
         this.system(`${replicaName(replica.index)}: ${why}.`);
@@ -172,9 +177,9 @@ export class AppSupervisor {
     return candidate;
   }
 
-  /** Resolves once every instance answers HTTP (a release that does not answer on all of them does not go live). */
+  /** Resolves once every instance passes its health check (a release that fails on one of them does not go live). */
   async waitHealthy(candidate: Candidate, signal?: AbortSignal): Promise<void> {
-    await Promise.all(candidate.replicas.filter(alive).map((r) => waitUntilAnswering(r.instance, this.deps.startTimeoutMs, signal)));
+    await Promise.all(candidate.replicas.filter(alive).map((r) => waitUntilHealthy(r, this.deps.healthOf(this.app.id, candidate.release.web), this.deps.startTimeoutMs, signal)));
     for (const replica of candidate.replicas) if (replica) replica.health = "healthy";
   }
 
@@ -279,7 +284,7 @@ export class AppSupervisor {
     if (!this.deps.driver.adopt || release.web.kind === "static") return false;
     const candidate: Candidate = { release, root: null, replicas: [], startedAt: this.deps.clock.now(), envVersion: this.envVersion };
     const env = await this.deps.envOf(this.app.id);
-    const adopted = await adoptReplicas(range(1, this.wanted), (index) => this.spawn(candidate, index, env, "adopt"), this.deps.stopGraceMs);
+    const adopted = await adoptReplicas(range(1, this.wanted), (index) => this.spawn(candidate, index, env, "adopt"), this.deps.healthOf(this.app.id, release.web), this.deps.stopGraceMs);
     if (!adopted.length) return false;
     for (const replica of adopted) candidate.replicas[replica.index - 1] = replica;
     candidate.replicas.length = this.wanted;
@@ -339,7 +344,7 @@ export class AppSupervisor {
   private async spawn(candidate: Candidate, index: number, env: Record<string, string>, adopt: "adopt"): Promise<Replica | null>;
   private async spawn(candidate: Candidate, index: number, env?: Record<string, string>, adopt?: "adopt"): Promise<Replica | null> {
     const release = candidate.release;
-    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: release.deploymentId, instance: index }, () => this.deps.redactorOf(this.app.id));
+    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: release.deploymentId, instance: index }, () => this.deps.redactorOf(this.app.id), instanceLogOptions(() => this.deps.healthOf(this.app.id, release.web).path));
     const spec = {
       appKey: this.app.id,
       instanceId: randomUUID(),
@@ -373,7 +378,7 @@ export class AppSupervisor {
     void this.deps.state.changed(this.app.id);
     try {
       replica = await this.spawn(candidate, index);
-      await waitUntilAnswering(replica.instance, this.deps.startTimeoutMs);
+      await waitUntilHealthy(replica, this.deps.healthOf(this.app.id, candidate.release.web), this.deps.startTimeoutMs);
     } catch (error) {
       await replica?.instance.stop(this.deps.stopGraceMs).catch(() => {});
       if (wanted()) this.replicaCrashed(candidate, index, this.didNotStart(error));
@@ -468,9 +473,4 @@ export class AppSupervisor {
     this.restartTimer = null;
     for (const index of [...this.slotTimers.keys()]) this.cancelSlot(index);
   }
-}
-
-/** The release a folder holds: named after the deployment that built it (a rollback reuses its folder, and its image). */
-export function releaseRef(slug: string, dir: string): ReleaseRef {
-  return { slug, deploymentId: path.basename(dir) };
 }

@@ -9,8 +9,11 @@ export const fragments: Record<string, string> = {
   OAuthClientFields: `fragment OAuthClientFields on OAuthClient { clientId name description redirectUris public createdAt }`,
   AppFields: `fragment AppFields on App {
     slug name description status url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,
+  // One app's record only: in the list, every app's would cost more than one request may.
+  AppHealthFields: `fragment AppHealthFields on App {
+    healthcheck { path intervalSeconds timeoutSeconds } effectiveHealthcheck { path intervalSeconds timeoutSeconds source } }`,
   DeploymentFields: `fragment DeploymentFields on Deployment {
-    id status source repo branch commit commitMessage builder createdAt startedAt finishedAt error durationMs rollbackOf rollbackable steps { name ms } }`,
+    id status source repo branch commit commitMessage builder createdAt startedAt finishedAt error failureOutput durationMs rollbackOf rollbackable steps { name ms } }`,
   ResourceFields: `fragment ResourceFields on Resource { id type name envKey createdAt }`,
   BackupFields: `fragment BackupFields on Backup { id size trigger createdAt }`,
   DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate

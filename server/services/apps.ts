@@ -3,7 +3,9 @@
 import type { Config } from "../config.ts";
 import type { AppReads } from "../db/app-reads.ts";
 import type { Db } from "../db/client.ts";
-import { ConflictError, NotFoundError, QuotaExceededError } from "../errors.ts";
+import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../errors.ts";
+import { Prisma } from "../generated/sqlite/client.ts";
+import { healthCheckProblems, toHealthCheckSpec, type HealthProbe } from "../hosting/health-settings.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import { appTopic } from "../hosting/state.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
@@ -31,6 +33,8 @@ export interface UpdateAppInput {
   autoDeploy?: boolean | null;
   previews?: boolean | null;
   instances?: number | null;
+  /** The app's own health check; null clears it. */
+  healthcheck?: Record<string, unknown> | null;
 }
 
 export type AppRow = Awaited<ReturnType<Db["app"]["findUniqueOrThrow"]>>;
@@ -121,6 +125,7 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       if (input.repo !== undefined) data.repo = input.repo ? normaliseRepo(input.repo) : null;
       if (input.branch != null) data.branch = input.branch;
       for (const key of ["autoDeploy", "previews", "instances"] as const) if (input[key] != null) data[key] = input[key];
+      if (input.healthcheck !== undefined) data.healthcheck = input.healthcheck === null ? Prisma.DbNull : healthCheckSetting(input.healthcheck);
       const instances = input.instances;
       if (instances != null && instances > app.instances) {
         const quota = await accounts.quotaOf(ownerId);
@@ -131,7 +136,15 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       const updated = await db.app.update({ where: { id: app.id }, data });
       // Running instances change in the background: new ones take traffic once they answer (App.processes tells).
       if (instances != null && instances !== app.instances) void engine.scale(updated, instances);
+      // The checks read it on their next run: running instances need no restart.
+      if (input.healthcheck !== undefined) engine.health.set(app.id, updated.healthcheck);
       return updated;
+    },
+
+    /** The health check the app's instances get now: its own setting, else its live release's app.json, else the default. */
+    async effectiveHealthcheck(app: AppRow): Promise<HealthProbe> {
+      const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId }, select: { web: true } }) : null;
+      return engine.health.resolve(app.healthcheck, live?.web);
     },
 
     /** Sets (or with null clears) the token the app's repository is cloned with; it is never shown back. */
@@ -177,3 +190,10 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
 }
 
 export type AppService = ReturnType<typeof createAppService>;
+
+/** A healthcheck input checked (400 naming the field), its defaults filled in. */
+function healthCheckSetting(input: Record<string, unknown>): Prisma.InputJsonObject {
+  const problems = healthCheckProblems(input);
+  if (problems.length) throw new InvalidRequestError(`Check ${problems.map((p) => p.field).join(", ")}: ${problems[0].message}`, Object.fromEntries(problems.map((p) => [p.field, p.message])));
+  return { ...toHealthCheckSpec(input) };
+}

@@ -299,6 +299,19 @@ describe("deploy", () => {
     expect(result.stdout).toContain("-----> Detecting how to build the app");
   });
 
+  it("a release that fails to start prints the app's last output lines after the reason", async () => {
+    const slug = newSlug();
+    const crashing = project({
+      "package.json": JSON.stringify({ name: "t", version: "1.0.0" }),
+      "server.js": `console.log("starting"); console.error("Error: Cannot find module 'express'"); process.exit(1);`,
+    });
+    expect((await runCli(home, ["apps:create", slug], { cwd: crashing })).code).toBe(0);
+    const result = await runCli(home, ["deploy"], { cwd: crashing });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Failed: The app exited \(exit code 1\)[^\n]*\nThe app's last output before it stopped:\n(starting\n[^\n]*Cannot find module 'express'|[^\n]*Cannot find module 'express'[^\n]*\nstarting)\n/);
+    expect(result.stderr).toMatch(/Deployment \S+ FAILED: The app exited \(exit code 1\)/);
+  });
+
   it("--no-follow exits once the deployment is queued", async () => {
     const result = await runCli(home, ["deploy", "--no-follow"], { cwd: dir });
     expect(result.code, result.stderr).toBe(0);

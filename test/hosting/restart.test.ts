@@ -100,6 +100,9 @@ describe("a platform killed and started again", () => {
     const interrupted = (await owner.get("/api/apps/interrupted")).body;
     expect(interrupted.deployments[0]).toMatchObject({ id: slow.body.id, status: "FAILED", error: expect.stringMatching(/platform restarted/) });
     expect(interrupted.status).toBe("FAILED");
+    // Its address says why, from the deployment's error.
+    const page = await requestApp(base, "interrupted.localhost");
+    expect([page.status, page.body]).toEqual([503, expect.stringContaining("Deploy failed: Interrupted: the platform restarted during this deployment.")]);
     const after = await answer("survivor");
     expect(after).toMatch(/^alive/);
     if (ADOPTS) expect(after).toBe(before);

@@ -51,7 +51,7 @@ describe("custom domains in the router", () => {
     }
     const stopped = await request(server.url, "stopped.example.test", "/");
     expect(stopped.status).toBe(503);
-    expect(stopped.body).toMatch(/App stopped/);
+    expect(stopped.body).toMatch(/is stopped/);
   });
 
   it("answers a pending domain's challenge and nothing else; unknown hostnames get the 404 page", async () => {

@@ -88,7 +88,7 @@ beforeAll(async () => {
     HEALTH_CHECK_INTERVAL_MS: "200",
     HEALTH_CHECK_TIMEOUT_MS: "300",
     HEALTH_CHECK_FAILURES: "2",
-    HEALTH_CHECK_RESTART_AFTER: "15",
+    HEALTH_CHECK_RESTART_AFTER: "5",
   });
   owner = new Client(server.url);
   await owner.signup();
@@ -178,6 +178,9 @@ describe("scaling", () => {
   it("takes an instance that stops answering its health checks out of rotation", async () => {
     const slug = await deployed();
     await scale(slug, 2);
+    // A TCP connect (the default check) still succeeds on a hung instance: this app's check asks for / instead.
+    const healthcheck = { path: "/", intervalSeconds: 1, timeoutSeconds: 1 };
+    expect((await owner.request("PATCH", `/api/apps/${slug}`, { json: { healthcheck } })).status).toBe(200);
     // POST: a request the router never retries elsewhere, so exactly one instance hangs.
     expect((await requestApp(server.url, `${slug}.localhost`, "/hang", { method: "POST" })).body).toBe("hanging");
     const list = await waitFor(async () => {
@@ -193,9 +196,9 @@ describe("scaling", () => {
     }
     expect(bodies.size).toBe(1);
     const lines: string[] = (await owner.get(`/api/apps/${slug}/logs?limit=1000`)).body.map((l: { line: string }) => l.line);
-    expect(lines).toContainEqual(expect.stringMatching(/^web\.\d: no answer to 2 health checks in a row .*out of rotation/));
+    expect(lines).toContainEqual(expect.stringMatching(/^web\.\d: failed 2 health checks in a row \(GET \/: it did not answer within 1000 ms\): out of rotation/));
 
-    // Still failing after 15 checks (3 s here): restarted, and the new process takes its place in rotation.
+    // Still failing after 5 checks: restarted, and the new process takes its place in rotation.
     const stuck = list.find((p) => p.state === "UNHEALTHY")!;
     const replaced = await waitFor(async () => {
       const all = await healthy(slug, 2);
@@ -203,7 +206,7 @@ describe("scaling", () => {
     }, 20_000, "the stuck instance to be replaced by a healthy one");
     expect(replaced.find((p) => p.index === stuck.index)!.instanceId).not.toBe(stuck.instanceId);
     const after: string[] = (await owner.get(`/api/apps/${slug}/logs?limit=1000`)).body.map((l: { line: string }) => l.line);
-    expect(after).toContainEqual(`${stuck.name}: no answer to 15 health checks in a row: restarting it.`);
+    expect(after).toContainEqual(`${stuck.name}: failed 5 health checks in a row: restarting it.`);
     const bodies2 = new Set<string>();
     for (let i = 0; i < 20; i++) bodies2.add((await get(slug)).body);
     expect(bodies2.size).toBe(2);

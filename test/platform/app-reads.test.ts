@@ -21,7 +21,7 @@ describe("the app list through prepared SQL", () => {
     }
     const db = server.slipway.platform.db;
     const [second, fourth] = await db.app.findMany({ where: { ownerId: user.id }, orderBy: { slug: "asc" }, skip: 1, take: 3 }).then((apps) => [apps[0], apps[2]]);
-    await db.app.update({ where: { id: second.id }, data: { previews: true, githubToken: "sealed", instances: 3, status: "STOPPED" } });
+    await db.app.update({ where: { id: second.id }, data: { previews: true, githubToken: "sealed", instances: 3, status: "STOPPED", healthcheck: { path: "/up", intervalSeconds: 5, timeoutSeconds: 2 } } });
     // Two apps created in the same millisecond are ordered by id, in SQL as in Prisma.
     await db.app.update({ where: { id: fourth.id }, data: { createdAt: second.createdAt } });
 

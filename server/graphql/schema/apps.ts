@@ -7,6 +7,7 @@ import { acting } from "../context.ts";
 import { pageArgs, pageCost, pageOf } from "../pages.ts";
 import { Deployment } from "./deployments.ts";
 import { EnvVar } from "./env.ts";
+import { HealthCheckInput } from "./health-checks.ts";
 
 const READ = { "read:apps": true } as const;
 const WRITE = { "write:apps": true } as const;
@@ -121,6 +122,7 @@ const UpdateAppInput = builder.inputType("UpdateAppInput", {
     autoDeploy: t.boolean({ required: false }),
     previews: t.boolean({ required: false }),
     instances: t.int({ required: false }),
+    healthcheck: t.field({ type: HealthCheckInput, required: false, description: "The app's own health check; null clears it (app.json's, else the default, applies)" }),
   }),
 });
 

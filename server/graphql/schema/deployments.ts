@@ -8,7 +8,7 @@ const DeploymentStatusEnum = builder.enumType("DeploymentStatus", {
   values: {
     QUEUED: { description: "Waiting for the app's previous deployment to finish" },
     BUILDING: { description: "Fetching, detecting, building, release phase" },
-    STARTING: { description: "The new release is starting; it takes traffic once it answers HTTP" },
+    STARTING: { description: "The new release is starting; it takes traffic once it passes its health check" },
     LIVE: { description: "Serving now" },
     FAILED: { description: "Did not go live; the previous release kept serving" },
     SUPERSEDED: { description: "Replaced: a newer deployment went live after it, or came before it was built" },
@@ -40,6 +40,11 @@ export const Deployment = builder.prismaObject("Deployment", {
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
     error: t.exposeString("error", { nullable: true, description: "Why it failed, in words the user can act on" }),
+    failureOutput: t.stringList({
+      nullable: true,
+      description: "For a release that failed to start: the last 20 lines its process wrote (stdout and stderr, in order); null otherwise",
+      resolve: (d) => (d.failureOutput as string[] | null) ?? null,
+    }),
     durationMs: t.int({
       nullable: true,
       description: "From the start of the build to going live (or failing)",

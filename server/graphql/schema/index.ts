@@ -7,6 +7,7 @@ import "./account.ts";
 import "./account-links.ts";
 import "./oauth.ts";
 import "./apps.ts";
+import "./health-checks.ts";
 import "./deployments.ts";
 import "./env.ts";
 import "./domains.ts";

@@ -2,6 +2,7 @@
 // builders/index.ts owns the order in which they are tried. Builders only read the source directory and
 // return argv arrays: the deploy pipeline runs them through the runtime driver (sandboxed), logs them, and
 // enforces the time limit.
+import type { HealthCheckSpec } from "../health-settings.ts";
 
 export interface BuildContext {
   /** The extracted source, which becomes the release directory (built in place). */
@@ -21,7 +22,7 @@ export interface BuildContext {
  * virtualenv's PATH, over the app's own), or static files served by the platform. An empty argv runs the release
  * image's own ENTRYPOINT/CMD (a Dockerfile build, on a container runtime).
  */
-export type WebProcess = { kind: "process"; argv: string[]; env?: Record<string, string> } | { kind: "static"; root: string };
+export type WebProcess = { kind: "process"; argv: string[]; env?: Record<string, string>; healthcheck?: HealthCheckSpec } | { kind: "static"; root: string };
 
 /** What a process of the release sees: the app's env vars, under what its builder set (a virtualenv's PATH). */
 export function processEnv(web: WebProcess, appEnv: Record<string, string>): Record<string, string> {

@@ -1,5 +1,6 @@
 // Connects a process's output to the log store: one line splitter per stream, each line redacted of the
-// app's secrets before it is stored.
+// app's secrets before it is stored. A running instance's log also drops the lines that log its health checks,
+// and keeps its last lines in memory (what a failed start reports).
 import type { OutputSink, OutputStream } from "../../platform/runtime/types.ts";
 import { LineSplitter } from "./lines.ts";
 import type { Redact } from "./redact.ts";
@@ -13,20 +14,45 @@ export interface LogTarget {
   instance?: number;
 }
 
+export interface LoggedLine {
+  stream: OutputStream;
+  line: string;
+}
+
+export interface ProcessLogOptions {
+  /** Lines of the process's output not to store (health-log.ts). */
+  drop?: (line: string) => boolean;
+  /** How many of its last lines recent() returns. */
+  keep?: number;
+}
+
 export interface ProcessLog {
   sink: OutputSink;
   /** Emits unterminated last lines (call once the process exited). */
   end(): void;
   /** A line from the platform itself (stream "system"). */
   system(line: string): void;
+  /** The process's last output lines (stdout and stderr, in order, redacted), up to `keep`. */
+  recent(): LoggedLine[];
 }
 
-export function processLog(store: LogStore, target: LogTarget, redact: () => Redact): ProcessLog {
-  const write = (stream: OutputStream | "system") => (line: string) =>
-    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, instance: target.instance ?? null, stream, line: redact()(line) });
+export function processLog(store: LogStore, target: LogTarget, redact: () => Redact, options: ProcessLogOptions = {}): ProcessLog {
+  const keep = options.keep ?? 0;
+  const recent: LoggedLine[] = [];
+  const append = (stream: OutputStream | "system", line: string) =>
+    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, instance: target.instance ?? null, stream, line });
+  const write = (stream: OutputStream | "system") => (line: string) => append(stream, redact()(line));
+  const output = (stream: OutputStream) => (raw: string) => {
+    if (options.drop?.(raw)) return;
+    const line = redact()(raw);
+    append(stream, line);
+    if (keep === 0) return;
+    recent.push({ stream, line });
+    if (recent.length > keep) recent.shift();
+  };
   const splitters: Record<OutputStream, LineSplitter> = {
-    stdout: new LineSplitter(write("stdout")),
-    stderr: new LineSplitter(write("stderr")),
+    stdout: new LineSplitter(output("stdout")),
+    stderr: new LineSplitter(output("stderr")),
   };
   return {
     sink: (stream, chunk) => splitters[stream].write(chunk),
@@ -35,5 +61,6 @@ export function processLog(store: LogStore, target: LogTarget, redact: () => Red
       splitters.stderr.end();
     },
     system: write("system"),
+    recent: () => [...recent],
   };
 }

@@ -11,7 +11,7 @@ import type { Duplex } from "node:stream";
 import { challengeToken, sendChallenge } from "./challenge.ts";
 import { isValidHost } from "../../http/host.ts";
 import { hostMatcher, hostName, platformHostMatcher } from "./host.ts";
-import { pages, sendPage, unavailablePages } from "./pages.ts";
+import { pages, sendPage, unavailablePage } from "./pages.ts";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
 import { serveStatic } from "./static.ts";
 import type { RouteTable, Upstream } from "./types.ts";
@@ -105,7 +105,7 @@ export function createRouter(options: RouterOptions): Router {
     else if (target === null || target.kind === "unknown") sendPage(res, pages.unknownApp, req.method);
     else if (target.kind === "proxy") httpProxy.forward(req, res, target, slug!, appHost);
     else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
-    else sendPage(res, unavailablePages[target.status], req.method);
+    else sendPage(res, unavailablePage(target), req.method);
   }
 
   function fail(res: ServerResponse, method: string | undefined, slug: string | null, error: Error): void {
@@ -130,7 +130,7 @@ export function createRouter(options: RouterOptions): Router {
     else if (target === null || target.kind === "unknown") refuseUpgrade(socket, pages.unknownApp);
     else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, httpProxy.balancer.pick(target.upstreams), appHost);
     else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
-    else refuseUpgrade(socket, unavailablePages[target.status]);
+    else refuseUpgrade(socket, unavailablePage(target));
   }
 
   function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {

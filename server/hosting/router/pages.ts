@@ -47,11 +47,21 @@ export const pages = {
 
 export const unavailablePages: Record<Unavailable, Page> = {
   CREATED: page(503, "Not deployed yet", "This app has not been deployed yet."),
-  DEPLOYING: page(503, "Deploying", "This app is being deployed and will answer in a moment.", { "retry-after": DEPLOYING_RETRY_AFTER }),
-  STOPPED: page(503, "App stopped", "This app is stopped. Its owner can start it again."),
-  CRASHED: page(503, "App crashed", "This app stopped unexpectedly and is being restarted. Try again in a moment."),
-  FAILED: page(503, "Deployment failed", "This app's deployment failed and it has no running release."),
+  DEPLOYING: page(503, "Deploying…", "This app is being deployed and will answer in a moment.", { "retry-after": DEPLOYING_RETRY_AFTER }),
+  STOPPED: page(503, "Stopped", "This app is stopped. Its owner can start it again."),
+  CRASHED: page(503, "Crashed", "This app stopped unexpectedly. Slipway restarts it, waiting longer after each crash: try again in a moment."),
+  FAILED: page(503, "Deploy failed", "This app's deployment failed and it has no running release."),
 };
+
+/** The page of an app that cannot answer; a failed deployment's page names its error. */
+export function unavailablePage(target: Extract<RouteTarget, { kind: "unavailable" }>): Page {
+  if (target.status !== "FAILED" || !target.reason) return unavailablePages[target.status];
+  return page(503, "Deploy failed", `Deploy failed: ${escapeHtml(target.reason)} No release of this app is running.`);
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
 
 /** Sends a page (no body for HEAD). Once a response has started, the connection is cut instead: the client sees it truncated. */
 export function sendPage(res: ServerResponse, { status, body, headers }: Page, method: string | undefined): void {

@@ -13,7 +13,7 @@ export type RouteTarget =
   | { kind: "proxy"; upstreams: readonly Upstream[] }
   | { kind: "static"; root: string }
   /** The app exists but cannot answer: 503 with a page saying why (stopped, crashed, deploying, never deployed). */
-  | { kind: "unavailable"; slug: string; status: "CREATED" | "DEPLOYING" | "STOPPED" | "CRASHED" | "FAILED" }
+  | { kind: "unavailable"; slug: string; status: "CREATED" | "DEPLOYING" | "STOPPED" | "CRASHED" | "FAILED"; reason?: string }
   | { kind: "unknown" };
 
 /**

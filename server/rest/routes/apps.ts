@@ -24,16 +24,16 @@ export const appsRoutes: RestRoute[] = [
     tag: "apps",
     summary: "An app with its env vars, databases and recent deployments",
     document: `query App($slug: String!) { app(slug: $slug) {
-      ...AppFields env { key value } resources { ...ResourceFields } deployments { ...DeploymentFields }
+      ...AppFields ...AppHealthFields env { key value } resources { ...ResourceFields } deployments { ...DeploymentFields }
       processes { index name instanceId state startedAt restarts } } }`,
   },
   {
     method: "PATCH",
     path: "/api/apps/:slug",
     tag: "apps",
-    summary: "Edit an app's name, description, repository, branch, auto-deploy, previews or instances",
+    summary: "Edit an app's name, description, repository, branch, auto-deploy, previews, instances or health check (`healthcheck`: an object, or null to clear it)",
     document: `mutation UpdateApp($slug: String!, $input: UpdateAppInput!) {
-      updateApp(slug: $slug, input: $input) { ... on App { ...AppFields } ...ErrorFields } }`,
+      updateApp(slug: $slug, input: $input) { ... on App { ...AppFields ...AppHealthFields } ...ErrorFields } }`,
     input: "input",
   },
   {

@@ -1,4 +1,6 @@
 import { BuildError, detectBuild } from "../../builders/index.ts";
+import { appJsonHealthCheck } from "../../builders/app-json.ts";
+import { describeProbe } from "../../health-settings.ts";
 import { BUILD_CACHE_PATH } from "../../../platform/runtime/paths.ts";
 import type { Step } from "../types.ts";
 
@@ -13,6 +15,11 @@ export const detect: Step = {
     });
     ctx.log(`Detected a ${plan.builder} app.`);
     await ctx.recordBuilder(plan.builder);
+    const healthcheck = await appJsonHealthCheck(ctx.releaseDir);
+    if (healthcheck && plan.web.kind === "process") {
+      plan.web = { ...plan.web, healthcheck };
+      ctx.log(`app.json: health check ${describeProbe(healthcheck)} every ${healthcheck.intervalSeconds} s (timeout ${healthcheck.timeoutSeconds} s).`);
+    }
     ctx.plan = plan;
   },
 };

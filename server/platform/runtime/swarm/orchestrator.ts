@@ -43,6 +43,8 @@ export interface ServiceRelease {
   imageOf: string;
   dir: string;
   argv: string[];
+  /** The health check's path; null: a TCP connect. */
+  healthPath: string | null;
   env: Record<string, string>;
   replicas: number;
   limits: SandboxLimits;
@@ -222,6 +224,7 @@ export class SwarmOrchestrator {
       image,
       userImage,
       argv: release.argv,
+      healthPath: release.healthPath,
       env: release.env,
       replicas: release.replicas,
       limits: release.limits,

@@ -50,7 +50,7 @@ export async function waitForRollout(docker: Docker, watcher: TaskWatcher, wait:
       const failures = mine.filter((t) => t.error);
       throw new RolloutFailed(`${failureReason(failures)}. Swarm rolled the service back: the previous release keeps serving.`);
     }
-    if (Date.now() > wait.deadline) throw new RolloutFailed("The new release's tasks did not all pass their health check in time (it must answer HTTP on its PORT).");
+    if (Date.now() > wait.deadline) throw new RolloutFailed("The new release's tasks did not all pass their health check in time (it must listen on its PORT, and answer its health-check path with 2xx or 3xx if it has one).");
     await sleep(POLL_MS);
   }
 }
@@ -76,9 +76,9 @@ export function describeTaskError(task: TaskView): string {
 
 function failureReason(failures: TaskView[]): string {
   const last = failures.at(-1);
-  if (!last) return "The new release did not pass its health check (it must answer HTTP on its PORT)";
+  if (!last) return "The new release did not pass its health check (it must listen on its PORT, and answer its health-check path with 2xx or 3xx if it has one)";
   const unhealthy = /unhealthy|health/i.test(last.error ?? "");
   return unhealthy
-    ? "The new release did not answer HTTP on its PORT (its health check failed)"
+    ? "The new release did not pass its health check on its PORT"
     : `The new release's task failed: ${describeTaskError(last)}`;
 }

@@ -26,6 +26,8 @@ export interface ServiceInput {
   userImage?: boolean;
   /** Empty: the image's own ENTRYPOINT/CMD. */
   argv: string[];
+  /** The app's health-check path; null: a TCP connect to its PORT. */
+  healthPath: string | null;
   env: Record<string, string>;
   replicas: number;
   limits: SandboxLimits;
@@ -42,11 +44,18 @@ export interface ServiceInput {
   restart: { delayMs: number; windowMs: number };
 }
 
-/** Exits 0 once the app answers HTTP on its PORT (any status), 1 otherwise: an argv, no shell in the image. */
-export const HEALTH_PROBE = [
-  "require('http').get({host:'127.0.0.1',port:process.env.PORT,path:'/',timeout:8000,headers:{'user-agent':'slipway-health-check'}},",
-  "r=>{r.resume();process.exit(0)}).on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))",
-].join("");
+/**
+ * The task's health check: with a path, exits 0 once GET <path> on its PORT answers 2xx or 3xx; without, once a TCP
+ * connect to it succeeds; 1 otherwise. An argv, no shell in the image; the path was validated (printable ASCII).
+ */
+export function healthProbe(path: string | null): string {
+  const fail = ".on('error',()=>process.exit(1)).on('timeout',()=>process.exit(1))";
+  if (path === null) return `require('net').connect({host:'127.0.0.1',port:process.env.PORT,timeout:8000},()=>process.exit(0))${fail}`;
+  return [
+    `require('http').get({host:'127.0.0.1',port:process.env.PORT,path:${JSON.stringify(path)},timeout:8000,headers:{'user-agent':'slipway-health-check'}},`,
+    `r=>{r.resume();process.exit(r.statusCode>=200&&r.statusCode<400?0:1)})${fail}`,
+  ].join("");
+}
 
 export function serviceName(slug: string): string {
   return `slipway-${slug}`;
@@ -76,7 +85,7 @@ export function serviceSpec(input: ServiceInput) {
         StopGracePeriod: input.stopGraceMs * 1_000_000,
         Healthcheck: {
           // A user's image may have no node: its tasks serve once they run (Swarm's monitor period still applies).
-          Test: input.userImage ? ["NONE"] : ["CMD", "/usr/bin/node", "-e", HEALTH_PROBE],
+          Test: input.userImage ? ["NONE"] : ["CMD", "/usr/bin/node", "-e", healthProbe(input.healthPath)],
           Interval: SECOND / 2,
           // Generous: on a loaded node the probe's own `node` start can take seconds, and three false
           // timeouts in a row would roll a healthy release back. A refused connection still fails at once.
