@@ -1,8 +1,8 @@
 // The apps pages in Chromium against the real server (serving web/build: run `npm run build:web` first): a new
 // account's first step, creating an app (its deploy help listing the languages Slipway builds), deploying a zip
-// (chosen, then dropped) while the build log streams, the status turning RUNNING, the builder in the deployment
-// list, runtime log lines with their colours (and markup shown as text), env vars by bulk paste, and deleting the
-// app by typing its slug. The apps run as real processes.
+// (chosen, then dropped) with its build log, the app going live, the builder in the deployment list, runtime log
+// lines with their colours (and markup shown as text), env vars by bulk paste, scaling, and deleting the app by
+// typing its slug, each on its tab of the app's page. The apps run as real processes.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -64,10 +64,10 @@ describe("apps pages", () => {
     await page.screenshot({ path: "/tmp/apps-first-step.png", fullPage: true });
     expect(await page.getByRole("region", { name: "App quota" }).innerText()).toMatch(/Apps\s+0 of 5 used/);
 
-    // The server's rule for the slug shows beside it, which gets the focus.
+    // What is wrong with the slug shows beside it, which gets the focus.
     await firstStep.getByLabel("Slug").fill("Not_A_Slug");
     await firstStep.getByRole("button", { name: "Create app" }).click();
-    await page.locator("#app-slug-error").getByText("Use 3 to 40 lowercase letters").waitFor();
+    await page.locator("#app-slug-error").getByText('"Not_A_Slug" has capital letters and "_". Try "not-a-slug".').waitFor();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe("app-slug");
 
     const slug = `greeter-${process.pid}`;
@@ -93,7 +93,7 @@ describe("apps pages", () => {
     await languages.screenshot({ path: "/tmp/apps-languages-390.png" });
     await page.setViewportSize({ width: 1200, height: 900 });
 
-    // Choose a zip (sent slowly, to see the upload's progress): the build log streams in, and the status turns RUNNING.
+    // Choose a zip (sent slowly, to see the upload's progress): the build log streams in, and the app goes live.
     const cdp = await page.context().newCDPSession(page);
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 40_000 });
     await page.locator("#deploy-file").setInputFiles({ name: "v1.zip", mimeType: "application/zip", buffer: await app("v1", 120_000) });
@@ -102,9 +102,14 @@ describe("apps pages", () => {
     await expect.poll(async () => Number(await progress.getAttribute("value")), { timeout: 10_000 }).toBeGreaterThan(0);
     await progress.waitFor({ state: "detached", timeout: 20_000 });
     await cdp.send("Network.emulateNetworkConditions", { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await overview.getByText("Live", { exact: true }).waitFor({ timeout: 30_000 });
+    await page.getByRole("region", { name: "Live deploy" }).getByText("built with node", { exact: true }).waitFor();
+
+    // The Deploys tab: the build log of the newest deployment, and the list with the builder of each.
+    const tabs = page.getByRole("navigation", { name: "App sections" });
+    await tabs.getByRole("link", { name: "Deploys" }).click();
     const buildLog = page.getByRole("log", { name: "Build log" });
     await buildLog.getByText("-----> Building").waitFor({ timeout: 30_000 });
-    await overview.getByText("Running", { exact: true }).waitFor({ timeout: 30_000 });
     await buildLog.getByText("-----> Sending traffic to the new release").waitFor();
     const deployments = page.getByRole("region", { name: "Deployments" });
     await deployments.getByText("Live", { exact: true }).waitFor();
@@ -113,7 +118,8 @@ describe("apps pages", () => {
     await deployments.getByText("built with node", { exact: true }).waitFor();
     expect(await languages.evaluate((details: HTMLDetailsElement) => details.open)).toBe(false);
 
-    // Runtime log lines: colours as classed spans, markup as text.
+    // Runtime log lines (the Logs tab): colours as classed spans, markup as text.
+    await tabs.getByRole("link", { name: "Logs" }).click();
     const runtimeLog = page.getByRole("log", { name: "Runtime log" });
     await runtimeLog.getByText("ready v1 on port").waitFor();
     expect(await runtimeLog.locator("span.ansi-fg-2").first().innerText()).toBe("ready");
@@ -121,9 +127,9 @@ describe("apps pages", () => {
     expect(await runtimeLog.locator("b, img").count()).toBe(0);
 
     // The address is a link to the live app, served through the platform's router (Chromium resolves *.localhost).
-    const url = await overview.getByRole("link").getAttribute("href");
+    const url = await overview.getByRole("link").first().getAttribute("href");
     expect(url).toBe(`http://${slug}.localhost:${new URL(server.url).port}/`);
-    expect(await overview.getByRole("link").getAttribute("target")).toBe("_blank");
+    expect(await overview.getByRole("link").first().getAttribute("target")).toBe("_blank");
     const visit = async () => {
       const tab = await page.context().newPage();
       try {
@@ -136,7 +142,8 @@ describe("apps pages", () => {
     expect(await visit()).toBe("v1 says undefined");
     await page.screenshot({ path: "/tmp/apps-page.png", fullPage: true });
 
-    // Bulk paste: comments and blank lines skipped, export dropped, quotes removed; values hidden until revealed.
+    // Bulk paste (the Environment tab): comments and blank lines skipped, export dropped, quotes removed; values hidden until revealed.
+    await tabs.getByRole("link", { name: "Environment" }).click();
     const env = page.getByRole("region", { name: "Environment variables" });
     await env.getByRole("button", { name: "Paste .env lines" }).click();
     await env.getByLabel("Variables, one KEY=VALUE per line").fill('# the greeting\n\nexport GREETING="hello world"\nSHOUT=yes\n');
@@ -147,10 +154,12 @@ describe("apps pages", () => {
     await env.getByRole("button", { name: "Reveal GREETING" }).click();
     await env.getByText("hello world", { exact: true }).waitFor();
     // The running app restarts with it.
-    await runtimeLog.getByText("Restarting with the new environment variables.").waitFor();
     await expect.poll(visit, { timeout: 20_000 }).toBe("v1 says hello world");
+    await tabs.getByRole("link", { name: "Logs" }).click();
+    await runtimeLog.getByText("Restarting with the new environment variables.").waitFor();
 
-    // Drop a second zip: a new deployment goes live, and the first can be rolled back to.
+    // Drop a second zip on the Deploys tab: a new deployment goes live, and the first can be rolled back to.
+    await tabs.getByRole("link", { name: "Deploys" }).click();
     const zip = await app("v2");
     const dataTransfer = await page.evaluateHandle((bytes) => {
       const transfer = new DataTransfer();
@@ -163,20 +172,23 @@ describe("apps pages", () => {
     expect(await deployments.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Deployment/ }) }).count()).toBe(2);
     await page.screenshot({ path: "/tmp/apps-page-2.png", fullPage: true });
 
-    // Scale to 2 from the Instances panel: both show up, live; past the quota the panel says why.
+    // Scale to 2 from the Instances panel on the Overview: both show up, live; past the quota the panel says why.
+    await tabs.getByRole("link", { name: "Overview" }).click();
     const instances = page.getByRole("region", { name: "Instances" });
     await instances.getByRole("cell", { name: "web.1" }).waitFor();
     await instances.getByRole("spinbutton", { name: "Instances" }).fill("2");
     await instances.getByRole("button", { name: "Scale" }).click();
     await instances.getByRole("cell", { name: "web.2" }).waitFor();
     await expect.poll(() => instances.getByText("healthy, in rotation").count(), { timeout: 30_000 }).toBe(2);
-    await runtimeLog.getByText("web.2", { exact: true }).first().waitFor();
     await instances.getByRole("spinbutton", { name: "Instances" }).fill("9");
     await instances.getByRole("button", { name: "Scale" }).click();
     await instances.getByRole("alert").getByText(/up to 4 instances each, not 9/).waitFor();
+    await tabs.getByRole("link", { name: "Logs" }).click();
+    await runtimeLog.getByText("web.2", { exact: true }).first().waitFor();
 
-    // Delete: the button waits for the slug.
-    await overview.getByRole("button", { name: "Delete app" }).click();
+    // Delete, in Settings: the button waits for the slug.
+    await tabs.getByRole("link", { name: "Settings" }).click();
+    await page.getByRole("button", { name: "Delete app…" }).click();
     const dialog = page.getByRole("alertdialog", { name: `Delete ${slug}?` });
     const confirm = dialog.getByRole("button", { name: "Delete this app" });
     expect(await confirm.isDisabled()).toBe(true);
@@ -198,18 +210,22 @@ describe("apps pages", () => {
     await firstStep.getByRole("button", { name: "Create app" }).click();
     await page.waitForURL(`**/apps/${slug}`);
 
-    // Signed in with an app, home is the account; the apps page lists it with its status, live.
+    // Signed in with an app, home is still the apps page; it lists the app with its status, live.
     await page.goto("/");
-    await page.waitForURL("**/account");
-    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Apps", exact: true }).click();
+    await page.waitForURL("**/apps");
     const card = page.getByRole("article", { name: slug });
     await card.getByText("Not deployed").waitFor();
+    const address = card.getByRole("link", { name: /^http/ });
+    expect(await address.count()).toBe(0);
     // Deployed from elsewhere (the API, with the same session), the row follows.
     const session = (await page.context().cookies()).find((cookie) => cookie.name === "slipway_session");
     const api = new Client(server.url);
     api.cookie = `slipway_session=${session!.value}`;
     expect((await uploadZip(api, slug, await app("v1"))).status).toBe(202);
-    await card.getByText("Running").waitFor({ timeout: 30_000 });
+    await card.getByText("Live", { exact: true }).waitFor({ timeout: 30_000 });
+    // Live, its address is a link that opens the app in a new tab.
+    expect(await address.getAttribute("href")).toBe((await api.get(`/api/apps/${slug}`)).body.url);
+    expect(await address.getAttribute("target")).toBe("_blank");
 
     // At the limit, the server's 403 quota_exceeded shows above the form.
     const { db } = server.slipway.platform;

@@ -53,7 +53,7 @@ describe("databases panel", () => {
     const page = await signUp();
     const slug = `dbui-${process.pid}`;
     expect((await page.request.post("/api/apps", { data: { slug }, headers: { origin: server.url } })).status()).toBe(201);
-    await page.goto(`/apps/${slug}`);
+    await page.goto(`/apps/${slug}/resources`);
     const panel = page.getByRole("region", { name: "Databases" });
 
     // PostgreSQL is the default type here; SQLite is the other choice.
@@ -118,7 +118,7 @@ describe("a database's backups, a page at a time", () => {
     const newestFirst: { id: string }[] = await (await page.request.get(`/api/resources/${id}/backups`)).json();
     expect(newestFirst).toHaveLength(12);
 
-    await page.goto(`/apps/${slug}`);
+    await page.goto(`/apps/${slug}/resources`);
     const database = page.getByRole("listitem", { name: "Database notes" });
     const rows = database.getByTestId("backup-row");
     const more = database.getByRole("button", { name: "Load 10 more backups of notes" });

@@ -43,7 +43,7 @@ describe("custom domains panel", () => {
     const slug = `panel-${process.pid}`;
     expect((await page.request.post("/api/apps", { data: { slug } })).status()).toBe(201);
 
-    await page.goto(`/apps/${slug}`);
+    await page.goto(`/apps/${slug}/domains`);
     const panel = page.getByRole("region", { name: "Custom domains" });
     await panel.getByText("No custom domains yet.").waitFor();
 

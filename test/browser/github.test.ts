@@ -104,6 +104,9 @@ describe("deploying from GitHub in the dashboard", () => {
     await firstStep.getByLabel("Name").fill("Hello");
     await firstStep.getByRole("button", { name: "Create app" }).click();
     await page.waitForURL(`**/apps/${slug}`);
+    // GitHub is on the Deploys tab.
+    await page.getByRole("navigation", { name: "App sections" }).getByRole("link", { name: "Deploys" }).click();
+    await page.waitForURL(`**/apps/${slug}/deploys`);
 
     // Nothing to deploy until a repository is saved; then the panel says what a deploy builds.
     const panel = page.getByRole("region", { name: "GitHub" });
@@ -173,6 +176,7 @@ describe("deploying from GitHub in the dashboard", () => {
     const note = page.getByText("This app is a preview of");
     await note.getByRole("link", { name: "Hello" }).click();
     await page.waitForURL(`**/apps/${slug}`);
+    await page.goto(`/apps/${slug}/deploys`);
 
     // An account that may not write (waiting for approval) sees the panel with every write disabled.
     await server.slipway.platform.db.user.update({ where: { name }, data: { status: "PENDING" } });

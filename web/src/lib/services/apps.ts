@@ -101,6 +101,33 @@ const CancelMutation = graphql(`
   }
 `);
 
+const UpdateDetailsMutation = graphql(`
+  mutation UpdateAppDetails($slug: String!, $input: UpdateAppInput!) {
+    updateApp(slug: $slug, input: $input) {
+      __typename
+      ... on App {
+        slug
+        name
+        description
+      }
+      ...ErrorFields
+    }
+  }
+`);
+
+const UpdateHealthCheckMutation = graphql(`
+  mutation UpdateAppHealthCheck($slug: String!, $input: UpdateAppInput!) {
+    updateApp(slug: $slug, input: $input) {
+      __typename
+      ... on App {
+        slug
+        ...HealthCheckForm_app
+      }
+      ...ErrorFields
+    }
+  }
+`);
+
 const SetEnvMutation = graphql(`
   mutation SetEnv($slug: String!, $vars: EnvVars!) {
     setEnv(slug: $slug, vars: $vars) {
@@ -122,6 +149,25 @@ export async function createApp(input: NewApp): Promise<Outcome<{ slug: string }
   toast.success(`Created ${created.value.name}. Deploy it by uploading a zip.`);
   await invalidate(APPS_DEPENDENCY);
   return { ok: true, value: { slug: created.value.slug } };
+}
+
+/** Renames the app or changes its description (an empty description removes it). */
+export async function updateAppDetails(slug: string, details: { name: string; description: string }): Promise<Outcome> {
+  const input = { name: details.name.trim(), description: details.description.trim() };
+  const updated = await mutate(UpdateDetailsMutation, { slug, input }, "updateApp", ["App"]);
+  if (!updated.ok) return failed(updated.problem);
+  toast.success(`Saved ${slug}'s details.`);
+  await invalidate(APP_DEPENDENCY);
+  return done;
+}
+
+/** Sets the app's own health check, or with null drops it (its app.json's, or the default, applies). */
+export async function updateHealthCheck(slug: string, healthcheck: { path: string | null; intervalSeconds: number; timeoutSeconds: number } | null): Promise<Outcome> {
+  const updated = await mutate(UpdateHealthCheckMutation, { slug, input: { healthcheck } }, "updateApp", ["App"]);
+  if (!updated.ok) return failed(updated.problem);
+  toast.success(healthcheck ? `Saved ${slug}'s health check.` : `${slug} uses its app.json's health check, or the default.`);
+  await invalidate(APP_DEPENDENCY);
+  return done;
 }
 
 export async function deleteApp(slug: string): Promise<Outcome> {
@@ -156,7 +202,6 @@ export async function scaleApp(slug: string, instances: number): Promise<Outcome
 export async function rollback(slug: string, deployment: string): Promise<Outcome<{ id: string }>> {
   const started = await mutate(RollbackMutation, { slug, input: { deployment } }, "rollback", ["Deployment"]);
   if (!started.ok) return failed(started.problem, "Could not roll back.");
-  toast.success("Rolling back: the kept release is starting.");
   return { ok: true, value: { id: started.value.id } };
 }
 
@@ -187,7 +232,8 @@ export async function unsetEnv(slug: string, key: string): Promise<Outcome> {
 
 /**
  * Uploads a zip to `PUT /api/apps/:slug/deploy` (GraphQL over HTTP cannot stream an upload; the route runs
- * the deployUpload mutation), reporting progress from 0 to 1. Answers the queued deployment's id.
+ * the deployUpload mutation), reporting progress from 0 to 1. Answers the queued deployment's id; the app
+ * page's toast tells how it ends.
  */
 export function deployZip(slug: string, file: File, maxBytes: number, onprogress: (fraction: number) => void): Promise<Outcome<{ id: string }>> {
   const refuse = (message: string) => Promise.resolve(failed<{ id: string }>({ code: "invalid_request", message, fields: {} }));
@@ -205,7 +251,6 @@ export function deployZip(slug: string, file: File, maxBytes: number, onprogress
     xhr.onload = () => {
       if (xhr.status === 202 && typeof xhr.response?.id === "string") {
         onprogress(1);
-        toast.success(`Uploaded ${file.name}; the build is starting.`);
         resolve({ ok: true, value: { id: xhr.response.id } });
       } else {
         resolve(failed(problemFromRest(xhr.response)));

@@ -1,12 +1,21 @@
-// Short notices in the corner (signed in, signed out, a failure not tied to a form). Read by Toasts.svelte.
-// A success goes away by itself after a few seconds; an error stays until it is dismissed, so it can be read.
+// Short notices (signed in, a deploy went live or failed, a failure not tied to a form). Read by Toasts.svelte.
+// A notice replaces the successes before it, so an outdated one ("the build is starting") never outlives the
+// outcome; a success goes away by itself after a few seconds, an error stays until it is dismissed.
+export interface ToastLink {
+  href: string;
+  label: string;
+}
+
 export interface Toast {
   id: number;
   kind: "success" | "error";
   message: string;
+  link: ToastLink | null;
 }
 
 const SUCCESS_MS = 5000;
+/** Errors kept at once: older ones go first. */
+const MAX_ERRORS = 3;
 let nextId = 1;
 
 export const toasts = $state<Toast[]>([]);
@@ -21,13 +30,14 @@ export function clearToasts(): void {
   toasts.splice(0);
 }
 
-function show(kind: Toast["kind"], message: string): void {
+function show(kind: Toast["kind"], message: string, link: ToastLink | null): void {
   const id = nextId++;
-  toasts.push({ id, kind, message });
+  const kept = toasts.filter((t) => t.kind === "error").slice(kind === "error" ? -(MAX_ERRORS - 1) : -MAX_ERRORS);
+  toasts.splice(0, toasts.length, ...kept, { id, kind, message, link });
   if (kind === "success") setTimeout(() => dismissToast(id), SUCCESS_MS);
 }
 
 export const toast = {
-  success: (message: string) => show("success", message),
-  error: (message: string) => show("error", message),
+  success: (message: string, link: ToastLink | null = null) => show("success", message, link),
+  error: (message: string, link: ToastLink | null = null) => show("error", message, link),
 };

@@ -1,16 +1,27 @@
-// What the app page shows, shared by its load (once) and its live subscriptions (on every change).
-import { graphql } from "$lib/gql";
+// What every tab of an app's page shares: the app, loaded once by the layout and then kept live by its
+// subscription, handed to the tabs through a context (each tab reads it as it changes).
+import { getContext, setContext } from "svelte";
+import { graphql, type FragmentType } from "$lib/gql";
 
 export const AppPageApp = graphql(`
   fragment AppPage_app on App {
     slug
     name
     status
+    url
+    liveDeployment {
+      id
+    }
     ...AppOverview_app
     ...ProcessesPanel_app
+    ...AppDetailsForm_app
+    ...HealthCheckForm_app
     deployments(limit: 20) {
       id
+      status
+      error
       ...DeploymentList_deployment
+      ...DeploymentCard_deployment
     }
     sandbox {
       ...SandboxLayers_sandbox
@@ -18,7 +29,7 @@ export const AppPageApp = graphql(`
   }
 `);
 
-// The GitHub part, loaded and watched on its own: the page still works where it fails.
+// The GitHub part, loaded and watched on its own by the Deploys tab: the page still works where it fails.
 export const AppPageGitHub = graphql(`
   fragment AppPage_github on App {
     ...GitHubPanel_app
@@ -28,3 +39,31 @@ export const AppPageGitHub = graphql(`
     }
   }
 `);
+
+export interface AppPage {
+  readonly slug: string;
+  readonly app: FragmentType<typeof AppPageApp>;
+  readonly canWrite: boolean;
+  readonly maxUploadBytes: number;
+}
+
+const KEY = Symbol("app-page");
+
+export function provideAppPage(page: AppPage): void {
+  setContext(KEY, page);
+}
+
+export function appPage(): AppPage {
+  return getContext<AppPage>(KEY);
+}
+
+/** The tabs, in order: each its own URL under /apps/:slug. */
+export const APP_TABS = [
+  { path: "", label: "Overview" },
+  { path: "/deploys", label: "Deploys" },
+  { path: "/logs", label: "Logs" },
+  { path: "/environment", label: "Environment" },
+  { path: "/resources", label: "Resources" },
+  { path: "/domains", label: "Domains" },
+  { path: "/settings", label: "Settings" },
+] as const;
