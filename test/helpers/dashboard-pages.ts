@@ -1,8 +1,10 @@
 // Every page of the dashboard with something on it, for the tests that look at them all (phone widths,
-// accessibility): an account with an app, a CDN file, an OAuth client and an authorized app, more limit requests
+// accessibility): an account with a running app (every tab of its page: a deployment, an instance, variables
+// with a long and an empty value), a CDN file, an OAuth client and an authorized app, more limit requests
 // than a page shows (the list ends with "Load more"), an administrator, and the address and heading of each page
 // as a visitor, the user or the administrator sees it. No database: the account page keeps an empty quota bar.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { deploy, zipFolder } from "./apps.ts";
 import { Client, uniqueName } from "./client.ts";
 import type { TestServer } from "./server.ts";
 
@@ -34,6 +36,10 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
   const account = await user.signup();
   const appSlug = `phone${uniqueName("").replace(/[^a-z0-9]/g, "").slice(-20)}`;
   await ok("create app", user.post("/api/apps", { slug: appSlug, description: "A demo app with a long description to wrap" }));
+  const secret = "s3cr3t-".repeat(12);
+  await ok("set env", user.post(`/api/apps/${appSlug}/env`, { API_TOKEN_WITH_A_RATHER_LONG_NAME: secret, GREETING: "hello", EMPTY: "" }), 200);
+  const source = `require("http").createServer((q, s) => { console.log("GET " + q.url + " from a client with a rather long user agent string"); s.end("hi"); }).listen(process.env.PORT);`;
+  await deploy(user, appSlug, await zipFolder(null, { "package.json": JSON.stringify({ name: "demo" }), "server.js": source }));
   // One more than a page of limit requests.
   await server.slipway.platform.db.quotaRequest.createMany({
     data: Array.from({ length: 11 }, (_, i) => ({ userId: account.user.id, maxApps: 10 + i, reason: "A workshop", status: "DENIED" as const, decisionReason: "Not now" })),
@@ -58,6 +64,7 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
     { name: "forgot-password", path: "/forgot-password", as: "visitor", heading: /password/i },
     { name: "apps", path: "/apps", as: "user", heading: "Apps" },
     { name: "app", path: `/apps/${appSlug}`, as: "user", heading: appSlug },
+    ...["deploys", "logs", "environment", "resources", "domains", "settings"].map((tab) => ({ name: `app-${tab}`, path: `/apps/${appSlug}/${tab}`, as: "user" as const, heading: appSlug })),
     { name: "oauth-apps", path: "/oauth-apps", as: "user", heading: "OAuth apps" },
     { name: "oauth-app", path: `/oauth-apps/${oauthClient.clientId}`, as: "user", heading: "A client with a rather long name" },
     { name: "oauth-consent", path: consent, as: "user", heading: "Authorize A client with a rather long name", server: true },
