@@ -243,6 +243,7 @@ describe.runIf(isRoot)("Go, Ruby and PHP apps, deployed", () => {
     expect(first.log).toMatch(/\/usr\/bin\/bundle install/);
     expect(first.log).toMatch(/Installing puma 5\.6\.5/);
     expect(first.log).toMatch(/config\.ru found: web defaults to puma/);
+    expect(first.log).toContain('$ bundle exec puma -b "tcp://0.0.0.0:$PORT"');
     expect((await answer(slug)).body).toMatch(/^rack 2\.2\.22 on 3\.\d+\.\d+, howdy$/);
 
     const second = await deployFiles(slug, { ...RACK_APP, "config.ru": RACK_APP["config.ru"].replace("rack #{", "rack again #{") });
@@ -258,6 +259,7 @@ describe.runIf(isRoot)("Go, Ruby and PHP apps, deployed", () => {
     expect(done.status, done.log).toBe("LIVE");
     expect(await builderOf(slug)).toBe("php");
     expect(done.log).toMatch(/Serving public\/ with php-fpm [\d.]+ behind Caddy/);
+    expect(done.log).toContain("$ php-fpm behind caddy, serving /app/public on $PORT");
     expect(done.log).toMatch(/caddy run --config \/app\/\.slipway\/Caddyfile/);
     const page = await answer(slug);
     expect(page.status, page.body).toBe(200);

@@ -59,7 +59,7 @@ export const phpBuilder: Builder = {
     ctx.log(`Serving ${root === "/app" ? "the top of the project" : "public/"} with php-fpm ${version} behind Caddy.`);
     await writeProjectFile(path.join(ctx.dir, OWN), "php-fpm.conf", fpmConfig());
     await writeProjectFile(path.join(ctx.dir, OWN), "Caddyfile", caddyfile(root));
-    return { builder: "php", steps, web: { kind: "process", argv: ["/bin/sh", "-c", SERVE, PHP_FPM] }, processEnv: phpEnv };
+    return { builder: "php", steps, web: { kind: "process", argv: ["/bin/sh", "-c", SERVE, PHP_FPM], shown: `php-fpm behind caddy, serving ${root} on $PORT` }, processEnv: phpEnv };
   },
 };
 

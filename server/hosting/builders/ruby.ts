@@ -66,7 +66,8 @@ async function rackWeb(ctx: BuildContext, lock: string, ruby: Interpreter): Prom
   if (!(await hasProjectFile(ctx.dir, "config.ru"))) return null;
   const puma = lockHasGem(lock, "puma");
   ctx.log(`config.ru found: web defaults to ${puma ? "puma" : "rackup"} (a Procfile web: line replaces it).`);
-  return { kind: "process", argv: ["/bin/sh", "-c", puma ? PUMA : RACKUP, ruby.path] };
+  const shown = puma ? 'bundle exec puma -b "tcp://0.0.0.0:$PORT"' : 'bundle exec rackup -p "$PORT" -o 0.0.0.0';
+  return { kind: "process", argv: ["/bin/sh", "-c", puma ? PUMA : RACKUP, ruby.path], shown };
 }
 
 /** Whether Gemfile.lock pins this gem (a spec line of a GEM, PATH or GIT section: four spaces, name, version). */

@@ -22,7 +22,16 @@ export interface BuildContext {
  * virtualenv's PATH, over the app's own), or static files served by the platform. An empty argv runs the release
  * image's own ENTRYPOINT/CMD (a Dockerfile build, on a container runtime).
  */
-export type WebProcess = { kind: "process"; argv: string[]; env?: Record<string, string>; healthcheck?: HealthCheckSpec } | { kind: "static"; root: string };
+export type WebProcess =
+  | {
+      kind: "process";
+      argv: string[];
+      env?: Record<string, string>;
+      healthcheck?: HealthCheckSpec;
+      /** What the build log shows for a command Slipway wraps in a script of its own ("bundle exec puma"). */
+      shown?: string;
+    }
+  | { kind: "static"; root: string };
 
 /** What a process of the release sees: the app's env vars, under what its builder set (a virtualenv's PATH). */
 export function processEnv(web: WebProcess, appEnv: Record<string, string>): Record<string, string> {

@@ -7,6 +7,6 @@ export const start: Step = {
   async run(ctx) {
     const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
     ctx.candidate = await ctx.supervisor!.start({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web });
-    ctx.log(web.kind === "static" ? "A static site: Slipway serves its files." : web.argv.length ? `$ ${shownCommand(web.argv)}` : "The image's own command (CMD/ENTRYPOINT)");
+    ctx.log(web.kind === "static" ? "A static site: Slipway serves its files." : web.argv.length ? `$ ${web.shown ?? shownCommand(web.argv)}` : "The image's own command (CMD/ENTRYPOINT)");
   },
 };
