@@ -29,8 +29,28 @@ export const AppInfoQuery = graphql(`
     app(slug: $slug) {
       slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt
       liveDeployment { id source builder status createdAt finishedAt commit }
-      deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error commit rollbackable rollbackOf }
+      deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error failureOutput commit rollbackable rollbackOf }
       resources { id type name envKey }
+      effectiveHealthcheck { path intervalSeconds timeoutSeconds source }
+    }
+  }
+`);
+
+export const HealthCheckQuery = graphql(`
+  query CliHealthCheck($slug: String!) {
+    app(slug: $slug) {
+      slug
+      healthcheck { path intervalSeconds timeoutSeconds }
+      effectiveHealthcheck { path intervalSeconds timeoutSeconds source }
+    }
+  }
+`);
+
+export const SetHealthCheckMutation = graphql(`
+  mutation CliSetHealthCheck($slug: String!, $healthcheck: HealthCheckInput) {
+    updateApp(slug: $slug, input: { healthcheck: $healthcheck }) {
+      ... on App { slug effectiveHealthcheck { path intervalSeconds timeoutSeconds source } }
+      ...CliError
     }
   }
 `);

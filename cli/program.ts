@@ -25,6 +25,7 @@ const db = () => import("./commands/db.ts");
 const quota = () => import("./commands/quota.ts");
 const cdn = () => import("./commands/cdn.ts");
 const completion = () => import("./commands/completion.ts");
+const healthcheck = () => import("./commands/healthcheck.ts");
 
 export function buildProgram(): Command {
   const program = new Command("slipway")
@@ -111,6 +112,18 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
   program.command("rollback [deployment]").description("start a kept release again (default: the one before the live one)").addOption(app).action(lazy(lifecycle, "rollback"));
   program.command("ps").description("the app's status, release, restarts and uptime").addOption(app).addOption(json).action(lazy(lifecycle, "ps"));
   program.command("ps:scale <instances>").description("run this many instances of the app (at most your quota's maxInstances)").addOption(app).action(lazy(lifecycle, "scale"));
+  program.command("healthcheck").description("the health check in force, and where it comes from").addOption(app).addOption(json).action(lazy(healthcheck, "show"));
+  program
+    .command("healthcheck:set")
+    .description("the app's own health check (over its app.json's): a path to GET, or a TCP connect to PORT")
+    .option("--path <path>", "GET this path; a 2xx or 3xx status passes (e.g. /healthz)")
+    .option("--tcp", "a TCP connect to PORT instead of a path")
+    .option("--interval <seconds>", "how often, 1-300 (default 5)")
+    .option("--timeout <seconds>", "how long one check may take, 1-60 (default 2)")
+    .addOption(app)
+    .addOption(json)
+    .action(lazy(healthcheck, "set"));
+  program.command("healthcheck:unset").description("drop the app's own health check: its app.json's, or the default, applies").addOption(app).addOption(json).action(lazy(healthcheck, "unset"));
   program.command("quota").description("your limits and what you use").addOption(json).action(lazy(lifecycle, "quota"));
 
   program

@@ -2,6 +2,7 @@
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
 import { AppInfoQuery, AppsQuery, CreateAppMutation, DeleteAppMutation } from "../documents.ts";
 import { findLink, resolveApp, writeLink } from "../link.ts";
+import { describeHealthCheck } from "./healthcheck.ts";
 import type { CliAppsQuery } from "../gql/graphql.ts";
 import { CliError, color, print, printJson, printTable, status } from "../output.ts";
 
@@ -53,12 +54,19 @@ export async function info(options: Options) {
   const live = app.liveDeployment;
   if (live) print(`Live:      ${live.id} (${live.builder ? `${live.builder}, ` : ""}${live.source}, since ${live.finishedAt ?? live.createdAt})`);
   if (app.resources.length) print(`Databases: ${app.resources.map((r) => `${r.name} (${r.type}, $${r.envKey})`).join(", ")}`);
+  print(`Health:    ${describeHealthCheck(app.effectiveHealthcheck)}`);
   if (app.deployments.length) {
     print();
     printTable(
       ["DEPLOYMENT", "STATUS", "SOURCE", "BUILDER", "CREATED", "DURATION", "ERROR"],
       app.deployments.map((d) => [d.id, status(d.status), d.source, d.builder ?? "-", d.createdAt, d.durationMs != null ? `${(d.durationMs / 1000).toFixed(1)}s` : "", d.error ?? ""]),
     );
+    const failed = app.deployments[0].failureOutput;
+    if (failed?.length) {
+      print();
+      print(color.bold(`The last output of ${app.deployments[0].id} before it stopped:`));
+      for (const line of failed) print(`  ${line}`);
+    }
   }
 }
 

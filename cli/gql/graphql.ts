@@ -74,6 +74,24 @@ export type DeploymentStatus =
   /** Replaced: a newer deployment went live after it, or came before it was built */
   | 'SUPERSEDED';
 
+/** Unset fields take the defaults: no path (a TCP connect to PORT), every 5 s, a 2 s timeout */
+export type HealthCheckInput = {
+  /** 1–300, default 5 */
+  intervalSeconds?: number | null | undefined;
+  /** GET this path (starting with "/"): a 2xx or 3xx status passes; null: a TCP connect to PORT */
+  path?: string | null | undefined;
+  /** 1–60 and no more than the interval, default 2 */
+  timeoutSeconds?: number | null | undefined;
+};
+
+export type HealthCheckSource =
+  /** The app's own setting (App.healthcheck) */
+  | 'APP'
+  /** The "healthcheck" of the live release's app.json */
+  | 'APP_JSON'
+  /** Neither: the platform's default, a TCP connect to PORT */
+  | 'DEFAULT';
+
 export type LogKind =
   | 'build'
   | 'runtime';
@@ -151,7 +169,27 @@ export type CliAppInfoQueryVariables = Exact<{
 }>;
 
 
-export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }> } };
+export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, failureOutput: Array<string> | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }>, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } } };
+
+export type CliHealthCheckQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliHealthCheckQuery = { app: { slug: string, healthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number } | null, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } } };
+
+export type CliSetHealthCheckMutationVariables = Exact<{
+  slug: string;
+  healthcheck?: HealthCheckInput | null | undefined;
+}>;
+
+
+export type CliSetHealthCheckMutation = { updateApp:
+    | { slug: string, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+   };
 
 export type CliCreateAppMutationVariables = Exact<{
   input: CreateAppInput;
@@ -589,6 +627,7 @@ export const CliAppInfoDocument = new TypedDocumentString(`
       finishedAt
       durationMs
       error
+      failureOutput
       commit
       rollbackable
       rollbackOf
@@ -599,9 +638,53 @@ export const CliAppInfoDocument = new TypedDocumentString(`
       name
       envKey
     }
+    effectiveHealthcheck {
+      path
+      intervalSeconds
+      timeoutSeconds
+      source
+    }
   }
 }
     `) as unknown as TypedDocumentString<CliAppInfoQuery, CliAppInfoQueryVariables>;
+export const CliHealthCheckDocument = new TypedDocumentString(`
+    query CliHealthCheck($slug: String!) {
+  app(slug: $slug) {
+    slug
+    healthcheck {
+      path
+      intervalSeconds
+      timeoutSeconds
+    }
+    effectiveHealthcheck {
+      path
+      intervalSeconds
+      timeoutSeconds
+      source
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliHealthCheckQuery, CliHealthCheckQueryVariables>;
+export const CliSetHealthCheckDocument = new TypedDocumentString(`
+    mutation CliSetHealthCheck($slug: String!, $healthcheck: HealthCheckInput) {
+  updateApp(slug: $slug, input: {healthcheck: $healthcheck}) {
+    ... on App {
+      slug
+      effectiveHealthcheck {
+        path
+        intervalSeconds
+        timeoutSeconds
+        source
+      }
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliSetHealthCheckMutation, CliSetHealthCheckMutationVariables>;
 export const CliCreateAppDocument = new TypedDocumentString(`
     mutation CliCreateApp($input: CreateAppInput!) {
   createApp(input: $input) {

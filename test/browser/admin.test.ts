@@ -77,6 +77,8 @@ describe("admin console", () => {
     expect((await user.get("/api/me")).body.quota.maxApps).toBe(9);
     // The audit log on the admin page shows the decision.
     await adminPage.getByTestId("audit-row").filter({ hasText: "admin.quota_request.approve" }).first().waitFor();
+    // And the isolation the runtime enforces around every app, as an app's Settings tab shows it.
+    await adminPage.getByRole("region", { name: "Isolation" }).getByText(/Runtime driver/).waitFor();
   });
 
   it("the Admin section is not offered to a user, and its page refuses them", async () => {

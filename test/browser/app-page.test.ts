@@ -135,6 +135,7 @@ describe("an app's page", () => {
     // Isolation and deleting moved to Settings.
     await page.goto(`/apps/${slug}/settings`);
     await page.getByRole("button", { name: "Delete app…" }).waitFor();
+    await page.getByRole("region", { name: "Isolation" }).getByText(/Runtime driver/).waitFor();
   });
 
   it("tells the state in the header through deploying, live, failed (with the app's last output), crashed and stopped", async () => {

@@ -94,6 +94,25 @@ describe("apps", () => {
     expect(table.stdout).toMatch(new RegExp(`${slug}\\s+CREATED`));
   });
 
+  it("healthcheck shows the check in force; healthcheck:set and :unset change the app's own, refusing a bad one", async () => {
+    const slug = newSlug();
+    const dir = project({});
+    expect((await runCli(home, ["apps:create", slug], { cwd: dir })).code).toBe(0);
+    const shown = await runCli(home, ["healthcheck"], { cwd: dir });
+    expect(shown.stdout).toContain(`${slug}: TCP connect to PORT every 5s, timeout 2s, from Slipway's default`);
+    const set = await runCli(home, ["healthcheck:set", "--path", "/healthz", "--interval", "10"], { cwd: dir });
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stdout).toContain("GET /healthz (2xx or 3xx passes) every 10s, timeout 2s, from the app's setting");
+    const info = await runCli(home, ["apps:info"], { cwd: dir });
+    expect(info.stdout).toMatch(/Health: +GET \/healthz .* from the app's setting/);
+    const bad = await runCli(home, ["healthcheck:set", "--path", "healthz"], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/^Error: .*starts with "\/"/m);
+    expect((await runCli(home, ["healthcheck:set", "--interval", "0"], { cwd: dir })).stderr).toContain("--interval takes a whole number of seconds");
+    const unset = await runCli(home, ["healthcheck:unset", "--json"], { cwd: dir });
+    expect(JSON.parse(unset.stdout).effectiveHealthcheck).toMatchObject({ path: null, source: "DEFAULT" });
+  });
+
   it("refuses a taken slug with the server's message, and an unknown app with not found", async () => {
     const slug = newSlug();
     expect((await runCli(home, ["apps:create", slug, "--no-link"])).code).toBe(0);
@@ -310,6 +329,9 @@ describe("deploy", () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/Failed: The app exited \(exit code 1\)[^\n]*\nThe app's last output before it stopped:\n(starting\n[^\n]*Cannot find module 'express'|[^\n]*Cannot find module 'express'[^\n]*\nstarting)\n/);
     expect(result.stderr).toMatch(/Deployment \S+ FAILED: The app exited \(exit code 1\)/);
+    // apps:info repeats them under the failed deployment.
+    const info = await runCli(home, ["apps:info"], { cwd: crashing });
+    expect(info.stdout).toMatch(/The last output of \S+ before it stopped:\n[\s\S]*  Error: Cannot find module 'express'/);
   });
 
   it("--no-follow exits once the deployment is queued", async () => {

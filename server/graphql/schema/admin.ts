@@ -7,6 +7,7 @@ import type { Actor } from "../../services/quota-requests.ts";
 import { builder } from "../builder.ts";
 import type { ViewerContext } from "../context.ts";
 import { pageArgs, pageCost, pageOf } from "../pages.ts";
+import { Sandbox } from "./apps.ts";
 import { QuotaLimitsInput, QuotaRequestStatusEnum } from "./quota-requests.ts";
 import { RoleEnum, UserStatusEnum } from "./user.ts";
 
@@ -47,6 +48,11 @@ const AdminStats = builder.objectRef<Overview>("AdminStats").implement({
     cdn: t.expose("cdn", { type: CdnUsage }),
     oauth: t.expose("oauth", { type: OAuthCounts }),
     quotaRequests: t.expose("quotaRequests", { type: QuotaRequestCounts }),
+    sandbox: t.field({
+      type: Sandbox,
+      description: "The isolation this platform's runtime enforces around every app's processes",
+      resolve: (_stats, _args, ctx) => ctx.services.apps.sandbox(),
+    }),
     deploymentsByDay: t.field({
       type: [DayCount],
       description: "Deployments started per UTC day, oldest first, with failures",

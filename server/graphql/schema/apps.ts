@@ -28,7 +28,7 @@ const SandboxLayer = builder.objectRef<{ name: string; enforced: boolean; detail
   fields: (t) => ({ name: t.exposeString("name"), enforced: t.exposeBoolean("enforced"), detail: t.exposeString("detail") }),
 });
 
-const Sandbox = builder.objectRef<{ driver: string; layers: { name: string; enforced: boolean; detail: string }[] }>("Sandbox").implement({
+export const Sandbox = builder.objectRef<{ driver: string; layers: { name: string; enforced: boolean; detail: string }[] }>("Sandbox").implement({
   description: "How the app's processes are isolated on this platform",
   fields: (t) => ({ driver: t.exposeString("driver"), layers: t.expose("layers", { type: [SandboxLayer] }) }),
 });
