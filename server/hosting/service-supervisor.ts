@@ -9,6 +9,8 @@ import { RolloutFailed } from "../platform/runtime/swarm/orchestrator.ts";
 import { describeTaskError } from "../platform/runtime/swarm/rollout.ts";
 import { processEnv, type WebProcess } from "./builders/types.ts";
 import { DeployError } from "./errors.ts";
+import { StartFailed } from "./health.ts";
+import { FAILURE_OUTPUT_LINES } from "./health-log.ts";
 import { processLog } from "./logs/sink.ts";
 import { instanceLogOptions } from "./health-log.ts";
 import type { HealthProbe } from "./health-settings.ts";
@@ -166,12 +168,19 @@ export class ServiceSupervisor {
       await this.deps.orchestrator.watcher.poll();
       await this.deps.routes.flush();
     } catch (error) {
-      if (error instanceof RolloutFailed) throw new DeployError(error.message);
+      if (error instanceof RolloutFailed) throw new StartFailed(error.message, await this.lastOutput(pending.release.deploymentId));
       throw error;
     } finally {
       this.pending = null;
       this.rolling -= 1;
     }
+  }
+
+  /** What the new release's tasks wrote last (followed into the runtime log under its deployment): a failed start keeps it. */
+  private async lastOutput(deploymentId: string): Promise<{ stream: "stdout" | "stderr"; line: string }[]> {
+    await this.deps.logs.flush();
+    const lines = await this.deps.logs.query(this.app.id, { kind: "runtime", deploymentId, limit: FAILURE_OUTPUT_LINES * 2 });
+    return lines.flatMap((l) => (l.stream === "system" ? [] : [{ stream: l.stream, line: l.line }])).slice(-FAILURE_OUTPUT_LINES);
   }
 
   /** A deployment that failed or was canceled between begin and complete: Swarm goes back to what ran. */

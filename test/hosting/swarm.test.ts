@@ -89,6 +89,8 @@ describe.skipIf(!!unavailable)(`RUNTIME=swarm${unavailable ? ` (skipped: ${unava
     expect(deployment.status).toBe("FAILED");
     expect(deployment.error).toMatch(/health check|did not answer HTTP/);
     expect(deployment.error).toMatch(/rolled the service back|previous release keeps serving/);
+    // What its tasks wrote before Swarm gave up stays with the deployment, as on the other runtimes.
+    expect(deployment.failureOutput).toContain("no port");
     expect((await get()).body).toBe("v2");
     expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("RUNNING");
   }, 150_000);

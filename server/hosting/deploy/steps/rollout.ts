@@ -5,7 +5,7 @@
 import type { Step } from "../types.ts";
 import { healthCheck } from "./health-check.ts";
 import { retireOld } from "./retire-old.ts";
-import { start } from "./start.ts";
+import { logStartCommand, start } from "./start.ts";
 import { switchRoute } from "./switch-route.ts";
 
 export const startService: Step = {
@@ -13,6 +13,7 @@ export const startService: Step = {
   async run(ctx) {
     const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
     await ctx.service!.begin({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web }, ctx.log);
+    logStartCommand(ctx, web);
   },
 };
 
