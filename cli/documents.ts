@@ -101,14 +101,50 @@ export const DeploymentStatusQuery = graphql(`
 `);
 
 export const LogsQuery = graphql(`
-  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
-    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }
+  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {
+    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }
   }
 `);
 
 export const LogsSubscription = graphql(`
-  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
-    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }
+  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {
+    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }
+  }
+`);
+
+export const StartRunMutation = graphql(`
+  mutation CliStartRun($slug: String!, $input: StartRunInput!) {
+    startRun(slug: $slug, input: $input) {
+      ... on Run { id status }
+      ...CliError
+    }
+  }
+`);
+
+export const RunStatusSubscription = graphql(`
+  subscription CliRunStatus($slug: String!, $id: ID!) {
+    app(slug: $slug) { run(id: $id) { id status exitCode error } }
+  }
+`);
+
+export const RunStatusQuery = graphql(`
+  query CliRun($slug: String!, $id: ID!) {
+    appRun(slug: $slug, id: $id) { id status exitCode error }
+  }
+`);
+
+export const RunsQuery = graphql(`
+  query CliRuns($slug: String!) {
+    app(slug: $slug) { runs(first: 20) { id command trigger status exitCode createdAt startedAt durationMs } }
+  }
+`);
+
+export const CancelRunMutation = graphql(`
+  mutation CliCancelRun($slug: String!, $id: ID!) {
+    cancelRun(slug: $slug, id: $id) {
+      ... on Run { id status }
+      ...CliError
+    }
   }
 `);
 

@@ -2,13 +2,14 @@
 // turns errors into one line on stderr with a non-zero exit.
 import { env } from "./env.ts";
 import { buildProgram } from "./program.ts";
+import { withRunCommandSeparated } from "./run-argv.ts";
 import { CliError, color } from "./output.ts";
 
 async function main() {
   const program = buildProgram();
   program.exitOverride();
   try {
-    await program.parseAsync(process.argv);
+    await program.parseAsync(withRunCommandSeparated(program, process.argv));
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (typeof code === "string" && code.startsWith("commander.")) {

@@ -26,6 +26,7 @@ const quota = () => import("./commands/quota.ts");
 const cdn = () => import("./commands/cdn.ts");
 const completion = () => import("./commands/completion.ts");
 const healthcheck = () => import("./commands/healthcheck.ts");
+const runs = () => import("./commands/runs.ts");
 
 export function buildProgram(): Command {
   const program = new Command("slipway")
@@ -88,10 +89,22 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .description("recent log lines; -f follows them live")
     .addOption(app)
     .option("--build", "the latest deployment's build log instead of the runtime log")
+    .option("--run <id>", "a one-off run's output instead of the runtime log")
     .option("-f, --follow", "keep streaming new lines")
     .option("-n, --lines <n>", "how many recent lines (1-1000)", "100")
     .addOption(json)
     .action(lazy(logs, "logs"));
+
+  program
+    .command("run <command...>")
+    .description("run a command once in the app's live release, sandboxed like its processes; streams its output and exits with its code")
+    .addOption(app)
+    .option("--timeout <seconds>", "kill it with every process it started after this long, 1-86400 (default 3600)")
+    .option("--detach", "print the run's id and exit at once")
+    // From its first word on, the command's own words and options (cli/run-argv.ts puts a -- there).
+    .action(lazy(runs, "run"));
+  program.command("runs").description("the app's recent one-off runs").addOption(app).addOption(json).action(lazy(runs, "list"));
+  program.command("runs:cancel <id>").description("kill a run with every process it started").addOption(app).action(lazy(runs, "cancel"));
 
   program.command("env").description("list environment variables").addOption(app).addOption(json).action(lazy(env, "list"));
   program.command("env:set <pairs...>").description("set KEY=VALUE (or KEY=@file to read the value from a file)").addOption(app).action(lazy(env, "set"));

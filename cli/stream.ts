@@ -7,8 +7,8 @@
 import type { Client } from "graphql-ws";
 import { Api, NetworkError } from "./api.ts";
 import { CliError } from "./output.ts";
-import { AppStatusSubscription, LogsQuery, LogsSubscription } from "./documents.ts";
-import type { CliFollowLogsSubscription, CliAppStatusSubscription, LogKind } from "./gql/graphql.ts";
+import { AppStatusSubscription, LogsQuery, LogsSubscription, RunStatusSubscription } from "./documents.ts";
+import type { CliFollowLogsSubscription, CliAppStatusSubscription, CliRunStatusSubscription, LogKind } from "./gql/graphql.ts";
 
 export type LogLine = CliFollowLogsSubscription["appLogs"][number];
 type AppState = CliAppStatusSubscription["app"];
@@ -39,6 +39,7 @@ export interface LogRequest {
   slug: string;
   kind: LogKind;
   deployment?: string | null;
+  run?: string | null;
 }
 
 export interface LogFollower {
@@ -62,7 +63,7 @@ export function followLogs(api: Api, request: LogRequest, after: string | null, 
     cursor = fresh[fresh.length - 1].timestamp;
     onLines(fresh);
   };
-  const variables = () => ({ slug: request.slug, kind: request.kind, deployment: request.deployment ?? null });
+  const variables = () => ({ slug: request.slug, kind: request.kind, deployment: request.deployment ?? null, run: request.run ?? null });
 
   const follower: LogFollower = {
     get cursor() {
@@ -132,6 +133,24 @@ export async function waitForDeployment(api: Api, slug: string, id: string): Pro
       if (SETTLED.has(deployment.status)) return { status: deployment.status, error: deployment.error ?? null, url: data.app.url };
     }
     throw new Error("The server ended the status stream before the deployment settled.");
+  } finally {
+    await client.dispose();
+  }
+}
+
+export type RunState = NonNullable<CliRunStatusSubscription["app"]["run"]>;
+const RUN_FINISHED = new Set(["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"]);
+
+/** Resolves with the run once it has finished (its status, exit code, and why it ended without one). */
+export async function waitForRun(api: Api, slug: string, id: string): Promise<RunState> {
+  const client = await openSocket(api);
+  try {
+    for await (const data of subscribe<CliRunStatusSubscription>(client, RunStatusSubscription.toString(), { slug, id })) {
+      const run = data.app.run;
+      if (!run) throw new CliError(`The run ${id} is gone (the app was deleted?).`);
+      if (RUN_FINISHED.has(run.status)) return run;
+    }
+    throw new Error("The server ended the status stream before the run finished.");
   } finally {
     await client.dispose();
   }

@@ -147,6 +147,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running
       // apps come back in the background (their page says deploying until they answer).
       await platform.engine.boot();
+      await platform.runs.failInterrupted();
       await platform.services.domains.start();
       // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
       if (!config.redisUrl) await platform.services.cdn.reconcileHolds();

@@ -27,8 +27,13 @@ type Documents = {
     "\n  mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {\n    deployRepo(slug: $slug, input: $input) {\n      ... on Deployment { id status repo branch }\n      ...CliError\n    }\n  }\n": typeof types.CliDeployRepoDocument,
     "\n  subscription CliAppStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 10) { id status error } }\n  }\n": typeof types.CliAppStatusDocument,
     "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n": typeof types.CliDeploymentStatusDocument,
-    "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliLogsDocument,
-    "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliFollowLogsDocument,
+    "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliLogsDocument,
+    "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliFollowLogsDocument,
+    "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliStartRunDocument,
+    "\n  subscription CliRunStatus($slug: String!, $id: ID!) {\n    app(slug: $slug) { run(id: $id) { id status exitCode error } }\n  }\n": typeof types.CliRunStatusDocument,
+    "\n  query CliRun($slug: String!, $id: ID!) {\n    appRun(slug: $slug, id: $id) { id status exitCode error }\n  }\n": typeof types.CliRunDocument,
+    "\n  query CliRuns($slug: String!) {\n    app(slug: $slug) { runs(first: 20) { id command trigger status exitCode createdAt startedAt durationMs } }\n  }\n": typeof types.CliRunsDocument,
+    "\n  mutation CliCancelRun($slug: String!, $id: ID!) {\n    cancelRun(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliCancelRunDocument,
     "\n  query CliEnv($slug: String!) {\n    appEnv(slug: $slug) { key value }\n  }\n": typeof types.CliEnvDocument,
     "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": typeof types.CliSetEnvDocument,
     "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": typeof types.CliUnsetEnvDocument,
@@ -69,8 +74,13 @@ const documents: Documents = {
     "\n  mutation CliDeployRepo($slug: String!, $input: DeployRepoInput) {\n    deployRepo(slug: $slug, input: $input) {\n      ... on Deployment { id status repo branch }\n      ...CliError\n    }\n  }\n": types.CliDeployRepoDocument,
     "\n  subscription CliAppStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 10) { id status error } }\n  }\n": types.CliAppStatusDocument,
     "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n": types.CliDeploymentStatusDocument,
-    "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliLogsDocument,
-    "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliFollowLogsDocument,
+    "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliLogsDocument,
+    "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliFollowLogsDocument,
+    "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": types.CliStartRunDocument,
+    "\n  subscription CliRunStatus($slug: String!, $id: ID!) {\n    app(slug: $slug) { run(id: $id) { id status exitCode error } }\n  }\n": types.CliRunStatusDocument,
+    "\n  query CliRun($slug: String!, $id: ID!) {\n    appRun(slug: $slug, id: $id) { id status exitCode error }\n  }\n": types.CliRunDocument,
+    "\n  query CliRuns($slug: String!) {\n    app(slug: $slug) { runs(first: 20) { id command trigger status exitCode createdAt startedAt durationMs } }\n  }\n": types.CliRunsDocument,
+    "\n  mutation CliCancelRun($slug: String!, $id: ID!) {\n    cancelRun(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": types.CliCancelRunDocument,
     "\n  query CliEnv($slug: String!) {\n    appEnv(slug: $slug) { key value }\n  }\n": types.CliEnvDocument,
     "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": types.CliSetEnvDocument,
     "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": types.CliUnsetEnvDocument,
@@ -150,11 +160,31 @@ export function graphql(source: "\n  query CliDeploymentStatus($slug: String!) {
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n"): typeof import('./graphql.ts').CliLogsDocument;
+export function graphql(source: "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n"): typeof import('./graphql.ts').CliLogsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n"): typeof import('./graphql.ts').CliFollowLogsDocument;
+export function graphql(source: "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n"): typeof import('./graphql.ts').CliFollowLogsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliStartRunDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription CliRunStatus($slug: String!, $id: ID!) {\n    app(slug: $slug) { run(id: $id) { id status exitCode error } }\n  }\n"): typeof import('./graphql.ts').CliRunStatusDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliRun($slug: String!, $id: ID!) {\n    appRun(slug: $slug, id: $id) { id status exitCode error }\n  }\n"): typeof import('./graphql.ts').CliRunDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliRuns($slug: String!) {\n    app(slug: $slug) { runs(first: 20) { id command trigger status exitCode createdAt startedAt durationMs } }\n  }\n"): typeof import('./graphql.ts').CliRunsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliCancelRun($slug: String!, $id: ID!) {\n    cancelRun(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliCancelRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -93,7 +93,11 @@ export type HealthCheckSource =
   | 'DEFAULT';
 
 export type LogKind =
+  /** A deployment's build */
   | 'build'
+  /** A one-off run's output */
+  | 'run'
+  /** The app's processes */
   | 'runtime';
 
 export type LogStream =
@@ -130,6 +134,33 @@ export type Role =
 export type RollbackInput = {
   /** Default: the newest kept release before the live one */
   deployment?: string | number | null | undefined;
+};
+
+export type RunStatus =
+  /** Canceled by its owner: killed with every process it started */
+  | 'CANCELED'
+  /** Exited with another code, or ended without one (see error) */
+  | 'FAILED'
+  /** Recorded, not started yet */
+  | 'QUEUED'
+  /** Its command runs now */
+  | 'RUNNING'
+  /** Exited with code 0 */
+  | 'SUCCEEDED'
+  /** Killed with every process it started, past its timeoutSeconds */
+  | 'TIMED_OUT';
+
+export type RunTrigger =
+  /** Started through the API, the CLI or the dashboard */
+  | 'api'
+  /** Started by a cron job */
+  | 'cron';
+
+export type StartRunInput = {
+  /** A shell line, run as /bin/sh -c <command> inside the app's sandbox, in its live release */
+  command: string;
+  /** 1–86400, default 3600: past it the run is killed with every process it started (TIMED_OUT) */
+  timeoutSeconds?: number | null | undefined;
 };
 
 export type UserStatus =
@@ -251,6 +282,7 @@ export type CliLogsQueryVariables = Exact<{
   slug: string;
   kind?: LogKind | null | undefined;
   deployment?: string | number | null | undefined;
+  run?: string | number | null | undefined;
   after?: string | null | undefined;
   limit?: number | null | undefined;
 }>;
@@ -262,12 +294,62 @@ export type CliFollowLogsSubscriptionVariables = Exact<{
   slug: string;
   kind?: LogKind | null | undefined;
   deployment?: string | number | null | undefined;
+  run?: string | number | null | undefined;
   after?: string | null | undefined;
   limit?: number | null | undefined;
 }>;
 
 
 export type CliFollowLogsSubscription = { appLogs: Array<{ timestamp: string, stream: LogStream, line: string, deploymentId: string | null }> };
+
+export type CliStartRunMutationVariables = Exact<{
+  slug: string;
+  input: StartRunInput;
+}>;
+
+
+export type CliStartRunMutation = { startRun:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+    | { id: string, status: RunStatus }
+   };
+
+export type CliRunStatusSubscriptionVariables = Exact<{
+  slug: string;
+  id: string | number;
+}>;
+
+
+export type CliRunStatusSubscription = { app: { run: { id: string, status: RunStatus, exitCode: number | null, error: string | null } | null } };
+
+export type CliRunQueryVariables = Exact<{
+  slug: string;
+  id: string | number;
+}>;
+
+
+export type CliRunQuery = { appRun: { id: string, status: RunStatus, exitCode: number | null, error: string | null } };
+
+export type CliRunsQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliRunsQuery = { app: { runs: Array<{ id: string, command: string, trigger: RunTrigger, status: RunStatus, exitCode: number | null, createdAt: string, startedAt: string | null, durationMs: number | null }> } };
+
+export type CliCancelRunMutationVariables = Exact<{
+  slug: string;
+  id: string | number;
+}>;
+
+
+export type CliCancelRunMutation = { cancelRun:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { id: string, status: RunStatus }
+   };
 
 export type CliEnvQueryVariables = Exact<{
   slug: string;
@@ -766,11 +848,12 @@ export const CliDeploymentStatusDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CliDeploymentStatusQuery, CliDeploymentStatusQueryVariables>;
 export const CliLogsDocument = new TypedDocumentString(`
-    query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
+    query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {
   appLogs(
     slug: $slug
     kind: $kind
     deployment: $deployment
+    run: $run
     after: $after
     limit: $limit
   ) {
@@ -782,11 +865,12 @@ export const CliLogsDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<CliLogsQuery, CliLogsQueryVariables>;
 export const CliFollowLogsDocument = new TypedDocumentString(`
-    subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $after: String, $limit: Int) {
+    subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {
   appLogs(
     slug: $slug
     kind: $kind
     deployment: $deployment
+    run: $run
     after: $after
     limit: $limit
   ) {
@@ -797,6 +881,74 @@ export const CliFollowLogsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliFollowLogsSubscription, CliFollowLogsSubscriptionVariables>;
+export const CliStartRunDocument = new TypedDocumentString(`
+    mutation CliStartRun($slug: String!, $input: StartRunInput!) {
+  startRun(slug: $slug, input: $input) {
+    ... on Run {
+      id
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliStartRunMutation, CliStartRunMutationVariables>;
+export const CliRunStatusDocument = new TypedDocumentString(`
+    subscription CliRunStatus($slug: String!, $id: ID!) {
+  app(slug: $slug) {
+    run(id: $id) {
+      id
+      status
+      exitCode
+      error
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliRunStatusSubscription, CliRunStatusSubscriptionVariables>;
+export const CliRunDocument = new TypedDocumentString(`
+    query CliRun($slug: String!, $id: ID!) {
+  appRun(slug: $slug, id: $id) {
+    id
+    status
+    exitCode
+    error
+  }
+}
+    `) as unknown as TypedDocumentString<CliRunQuery, CliRunQueryVariables>;
+export const CliRunsDocument = new TypedDocumentString(`
+    query CliRuns($slug: String!) {
+  app(slug: $slug) {
+    runs(first: 20) {
+      id
+      command
+      trigger
+      status
+      exitCode
+      createdAt
+      startedAt
+      durationMs
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliRunsQuery, CliRunsQueryVariables>;
+export const CliCancelRunDocument = new TypedDocumentString(`
+    mutation CliCancelRun($slug: String!, $id: ID!) {
+  cancelRun(slug: $slug, id: $id) {
+    ... on Run {
+      id
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliCancelRunMutation, CliCancelRunMutationVariables>;
 export const CliEnvDocument = new TypedDocumentString(`
     query CliEnv($slug: String!) {
   appEnv(slug: $slug) {

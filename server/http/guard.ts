@@ -77,23 +77,26 @@ export function registerGuard(app: FastifyInstance, platform: Platform) {
 function inputProblem(request: FastifyRequest): InvalidRequestError | undefined {
   for (const input of [request.body, request.query]) {
     const problem = inspect(input);
-    // Databases refuse NUL in text (PostgreSQL errors out): a clear 400 before anything runs.
-    if (problem === "nul") return new InvalidRequestError("Text must not contain NUL (\\u0000) characters.");
-    if (problem === "too_deep") return new InvalidRequestError(`The body is nested too deeply: at most ${MAX_BODY_DEPTH} levels of objects and arrays.`);
+    // Databases refuse NUL in text (PostgreSQL errors out): a clear 400 naming the field before anything runs.
+    if (problem?.kind === "nul") {
+      const fields = problem.field ? { [problem.field]: "Must not contain NUL (\\u0000) characters." } : {};
+      return new InvalidRequestError(`${problem.field ? `Check ${problem.field}: text` : "Text"} must not contain NUL (\\u0000) characters.`, fields);
+    }
+    if (problem?.kind === "too_deep") return new InvalidRequestError(`The body is nested too deeply: at most ${MAX_BODY_DEPTH} levels of objects and arrays.`);
   }
   return undefined;
 }
 
-/** Walks parsed input without recursion, so no nesting can overflow the stack. */
-function inspect(value: unknown): "nul" | "too_deep" | null {
-  const pending: [unknown, number][] = [[value, 0]];
+/** Walks parsed input without recursion, so no nesting can overflow the stack; `field` is the dotted path of a bad string. */
+function inspect(value: unknown): { kind: "nul" | "too_deep"; field?: string } | null {
+  const pending: [unknown, number, string][] = [[value, 0, ""]];
   while (pending.length > 0) {
-    const [item, depth] = pending.pop()!;
+    const [item, depth, field] = pending.pop()!;
     if (Buffer.isBuffer(item)) continue; // a raw body (the GitHub webhook's): bytes, not parsed input
-    if (typeof item === "string" && item.includes("\0")) return "nul";
+    if (typeof item === "string" && item.includes("\0")) return { kind: "nul", field };
     if (item && typeof item === "object") {
-      if (depth >= MAX_BODY_DEPTH) return "too_deep";
-      for (const child of Object.values(item)) pending.push([child, depth + 1]);
+      if (depth >= MAX_BODY_DEPTH) return { kind: "too_deep" };
+      for (const [key, child] of Object.entries(item)) pending.push([child, depth + 1, field ? `${field}.${key}` : key]);
     }
   }
   return null;

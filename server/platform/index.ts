@@ -7,6 +7,7 @@ import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
 import { createAppReads } from "../db/app-reads.ts";
 import { createSql } from "../db/sql.ts";
 import { HostingEngine } from "../hosting/engine.ts";
+import { OneOffRuns } from "../hosting/runs/runner.ts";
 import { builders } from "../hosting/builders/index.ts";
 import { describeBuilders } from "../hosting/builders/toolchains.ts";
 import { createGitHubTokenStore } from "../services/github-tokens.ts";
@@ -27,6 +28,8 @@ export interface Platform {
   mailer: Mailer;
   services: Services;
   engine: HostingEngine;
+  /** One-off runs (`slipway run`): beside the engine, through the same runtime driver. */
+  runs: OneOffRuns;
   storage: ObjectStorage;
   authenticate: Authenticate;
   close(): Promise<void>;
@@ -51,13 +54,15 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
   const sql = createSql(config.databaseUrl);
   const mailer = createMailer(config.mail, logger);
   const githubTokens = createGitHubTokenStore({ db, config });
+  const driver = await createRuntime(config, { info: (message) => logger.info({}, message), warn: (message) => logger.warn({}, message) });
+  const onError = (err: unknown, message: string) => logger.error({ err }, message);
   const engine = new HostingEngine({
     db,
     git: { baseUrl: config.githubUrl, tokenFor: (appId) => githubTokens.tokenFor(appId) },
     sql,
     pubsub,
-    driver: await createRuntime(config, { info: (message) => logger.info({}, message), warn: (message) => logger.warn({}, message) }),
-    onError: (err, message) => logger.error({ err }, message),
+    driver,
+    onError,
     options: {
       dataDir: config.dataDir,
       ...config.hosting,
@@ -66,13 +71,14 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
+  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError });
   logger.info({}, await describeBuilders(builders, config.runtime));
   const storage = await createStorage(config);
   const databases = await createProvisioners(config, {
     pathOf: (appId, file) => engine.appDataPath(appId, file),
     appEndpoint: (server) => engine.appEndpoint(server),
   });
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, githubTokens, storage, databases });
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases });
   services.backups.start();
   return {
     config,
@@ -82,11 +88,13 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     mailer,
     services,
     engine,
+    runs,
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
       await services.backups.stop();
       await services.domains.stop();
+      await runs.close();
       await engine.close();
       await databases.close();
       await clearedElsewhere.return?.();

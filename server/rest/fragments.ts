@@ -19,7 +19,8 @@ export const fragments: Record<string, string> = {
   DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate
     dnsRecord { type name value } txtRecord { type name value } challengeUrl createdAt }`,
   FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
-  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance line }`,
+  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance runId line }`,
+  RunFields: `fragment RunFields on Run { id command trigger status exitCode error timeoutSeconds deploymentId createdAt startedAt finishedAt durationMs }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
 };

@@ -36,6 +36,8 @@ import { createAdminStatsService } from "./admin-stats.ts";
 import type { Provisioners } from "../platform/databases/index.ts";
 import { createBackupService } from "./backups.ts";
 import { createResourceService } from "./resources.ts";
+import { createRunService } from "./runs.ts";
+import type { OneOffRuns } from "../hosting/runs/runner.ts";
 import { createSealer } from "./sealed.ts";
 
 export interface ServiceDeps {
@@ -51,6 +53,7 @@ export interface ServiceDeps {
   /** Prepared SQL for the app list (db/app-reads.ts). */
   appReads: AppReads;
   engine: HostingEngine;
+  runs: OneOffRuns;
   githubTokens: GitHubTokenStore;
   /** CDN files and database backups. */
   storage: ObjectStorage;
@@ -70,6 +73,8 @@ export function createServices(deps: ServiceDeps) {
   const apps = createAppService({ db, reads: deps.appReads, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
   const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
+  const runs = createRunService({ db, apps, accounts, runner: deps.runs });
+  apps.onRemove((app) => runs.cancelAll(app.id));
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger, counters: deps.counters });
   const cdn = createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads, logger: deps.logger });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
@@ -93,7 +98,8 @@ export function createServices(deps: ServiceDeps) {
     env: createEnvService({ db, apps, engine, audit }),
     domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit }),
     deployments,
-    logs: createLogService({ apps, deployments, engine }),
+    runs,
+    logs: createLogService({ apps, deployments, runs, engine }),
     uploads,
     cdn,
     oauthClients: createOAuthClientService(deps.db, deps.tokens, deps.cache, audit),

@@ -1,23 +1,26 @@
-// Build and runtime logs of an app, polled by `after` or watched live.
+// Build, runtime and run logs of an app, polled by `after` or watched live.
 import { InvalidRequestError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import type { LogKind, LogLineRecord } from "../hosting/logs/store.ts";
 import { isLogTimestamp } from "../hosting/logs/timestamps.ts";
 import type { AppService } from "./apps.ts";
 import type { DeploymentService } from "./deployments.ts";
+import type { RunService } from "./runs.ts";
 
 export interface LogRequest {
   kind?: LogKind | null;
   after?: string | null;
   limit?: number | null;
   deployment?: string | null;
+  /** For run logs: the run (default: the latest). */
+  run?: string | null;
 }
 
 export const MAX_LOG_LIMIT = 1000;
 const DEFAULT_LOG_LIMIT = 200;
 
-export function createLogService(deps: { apps: AppService; deployments: DeploymentService; engine: HostingEngine }) {
-  const { apps, deployments, engine } = deps;
+export function createLogService(deps: { apps: AppService; deployments: DeploymentService; runs: RunService; engine: HostingEngine }) {
+  const { apps, deployments, runs, engine } = deps;
 
   async function resolve(ownerId: string, slug: string, request: LogRequest) {
     const app = await apps.mine(ownerId, slug);
@@ -32,13 +35,16 @@ export function createLogService(deps: { apps: AppService; deployments: Deployme
     let deploymentId = request.deployment ?? null;
     if (deploymentId) await deployments.ofApp(app.id, deploymentId);
     else if (kind === "build") deploymentId = (await deployments.latest(app.id))?.id ?? null;
-    return { app, query: { kind, after: request.after ?? null, limit, deploymentId } };
+    let runId = request.run ?? null;
+    if (runId) await runs.ofApp(app.id, runId);
+    else if (kind === "run") runId = (await runs.latest(app.id))?.id ?? null;
+    return { app, query: { kind, after: request.after ?? null, limit, deploymentId, runId } };
   }
 
   return {
     async read(ownerId: string, slug: string, request: LogRequest): Promise<LogLineRecord[]> {
       const { app, query } = await resolve(ownerId, slug, request);
-      if (query.kind === "build" && !query.deploymentId) return [];
+      if ((query.kind === "build" && !query.deploymentId) || (query.kind === "run" && !query.runId)) return [];
       return engine.logs.query(app.id, query);
     },
 

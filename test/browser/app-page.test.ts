@@ -101,7 +101,7 @@ describe("an app's page", () => {
     await page.goto(`/apps/${slug}`);
     const tabs = page.getByRole("navigation", { name: "App sections" });
     await tabs.getByRole("link", { name: "Overview" }).waitFor();
-    expect(await tabs.getByRole("link").allInnerTexts()).toEqual(["Overview", "Deploys", "Logs", "Environment", "Resources", "Domains", "Settings"]);
+    expect(await tabs.getByRole("link").allInnerTexts()).toEqual(["Overview", "Deploys", "Logs", "Runs", "Environment", "Resources", "Domains", "Settings"]);
     expect(await tabs.getByRole("link", { name: "Overview" }).getAttribute("aria-current")).toBe("page");
 
     // Never deployed: the header says so, the address is not a link yet, and the deploy box comes first.
@@ -116,6 +116,7 @@ describe("an app's page", () => {
     for (const [label, path, region] of [
       ["Deploys", "/deploys", "Deployments"],
       ["Logs", "/logs", "Runtime log"],
+      ["Runs", "/runs", "Runs"],
       ["Environment", "/environment", "Environment variables"],
       ["Resources", "/resources", "Databases"],
       ["Domains", "/domains", "Custom domains"],

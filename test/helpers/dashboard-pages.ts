@@ -1,5 +1,5 @@
 // Every page of the dashboard with something on it, for the tests that look at them all (phone widths,
-// accessibility): an account with a running app (every tab of its page: a deployment, an instance, variables
+// accessibility): an account with a running app (every tab of its page: a deployment, an instance, a run, variables
 // with a long and an empty value), a CDN file, an OAuth client and an authorized app, more limit requests
 // than a page shows (the list ends with "Load more"), an administrator, and the address and heading of each page
 // as a visitor, the user or the administrator sees it. No database: the account page keeps an empty quota bar.
@@ -40,6 +40,8 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
   await ok("set env", user.post(`/api/apps/${appSlug}/env`, { API_TOKEN_WITH_A_RATHER_LONG_NAME: secret, GREETING: "hello", EMPTY: "" }), 200);
   const source = `require("http").createServer((q, s) => { console.log("GET " + q.url + " from a client with a rather long user agent string"); s.end("hi"); }).listen(process.env.PORT);`;
   await deploy(user, appSlug, await zipFolder(null, { "package.json": JSON.stringify({ name: "demo" }), "server.js": source }));
+  // A one-off run with a long command, for the Runs tab (it ends on its own; its output shows either way).
+  await ok("start a run", user.post(`/api/apps/${appSlug}/runs`, { command: "echo a one-off run with a rather long command line to wrap on a phone; exit 1" }), 202);
   // One more than a page of limit requests.
   await server.slipway.platform.db.quotaRequest.createMany({
     data: Array.from({ length: 11 }, (_, i) => ({ userId: account.user.id, maxApps: 10 + i, reason: "A workshop", status: "DENIED" as const, decisionReason: "Not now" })),
@@ -64,7 +66,7 @@ export async function seedDashboard(server: TestServer): Promise<Seeded> {
     { name: "forgot-password", path: "/forgot-password", as: "visitor", heading: /password/i },
     { name: "apps", path: "/apps", as: "user", heading: "Apps" },
     { name: "app", path: `/apps/${appSlug}`, as: "user", heading: appSlug },
-    ...["deploys", "logs", "environment", "resources", "domains", "settings"].map((tab) => ({ name: `app-${tab}`, path: `/apps/${appSlug}/${tab}`, as: "user" as const, heading: appSlug })),
+    ...["deploys", "logs", "runs", "environment", "resources", "domains", "settings"].map((tab) => ({ name: `app-${tab}`, path: `/apps/${appSlug}/${tab}`, as: "user" as const, heading: appSlug })),
     { name: "oauth-apps", path: "/oauth-apps", as: "user", heading: "OAuth apps" },
     { name: "oauth-app", path: `/oauth-apps/${oauthClient.clientId}`, as: "user", heading: "A client with a rather long name" },
     { name: "oauth-consent", path: consent, as: "user", heading: "Authorize A client with a rather long name", server: true },

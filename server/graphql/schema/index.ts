@@ -12,6 +12,7 @@ import "./deployments.ts";
 import "./env.ts";
 import "./domains.ts";
 import "./logs.ts";
+import "./runs.ts";
 import "./quota-requests.ts";
 import "./admin.ts";
 import "./audit.ts";

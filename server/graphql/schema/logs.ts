@@ -1,12 +1,16 @@
-// Build and runtime logs: polled with `after` (REST GET /api/apps/:slug/logs), or live as a subscription
+// Build, runtime and one-off run logs: polled with `after` (REST GET /api/apps/:slug/logs), or live as a subscription
 // that sends the history first, then every new batch of lines.
+import type { LogLineRecord } from "../../hosting/logs/store.ts";
+import type { LogRequest } from "../../services/logs.ts";
 import { builder } from "../builder.ts";
 
-const LogKindEnum = builder.enumType("LogKind", { values: ["build", "runtime"] as const });
+const LogKindEnum = builder.enumType("LogKind", {
+  values: { build: { description: "A deployment's build" }, runtime: { description: "The app's processes" }, run: { description: "A one-off run's output" } } as const,
+});
 const LogStreamEnum = builder.enumType("LogStream", { values: ["stdout", "stderr", "system"] as const });
 
 const LogLine = builder
-  .objectRef<{ timestamp: string; kind: "build" | "runtime"; stream: "stdout" | "stderr" | "system"; deploymentId: string | null; instance?: number | null; line: string }>("LogLine")
+  .objectRef<LogLineRecord>("LogLine")
   .implement({
     fields: (t) => ({
       timestamp: t.exposeString("timestamp", { description: "ISO-8601 with nine fractional digits; unique and ordered per app: pass it as `after`" }),
@@ -18,6 +22,7 @@ const LogLine = builder
         description: "Which instance of the app wrote the line (1 for web.1, 2 for web.2, …); null for build lines and Slipway's own",
         resolve: (line) => line.instance ?? null,
       }),
+      runId: t.string({ nullable: true, description: "The one-off run whose output it is (kind run)", resolve: (line) => line.runId ?? null }),
       line: t.exposeString("line"),
     }),
   });
@@ -28,6 +33,14 @@ const logArgs = (t: Parameters<Parameters<typeof builder.queryField>[1]>[0]) => 
   after: t.arg.string({ required: false, description: "Only lines strictly newer than this timestamp" }),
   limit: t.arg.int({ required: false, description: "1–1000, default 200" }),
   deployment: t.arg.id({ required: false, description: "For build logs: default the latest deployment" }),
+  run: t.arg.id({ required: false, description: "For run logs: default the latest run" }),
+});
+
+const idOrNull = (id: string | number | null | undefined) => (id == null ? null : String(id));
+const logRequest = ({ deployment, run, ...rest }: { deployment?: string | number | null; run?: string | number | null } & Omit<LogRequest, "deployment" | "run">): LogRequest => ({
+  ...rest,
+  deployment: idOrNull(deployment),
+  run: idOrNull(run),
 });
 
 /** One indexed range read of at most 1,000 small rows: ten lines cost like one item of another list. */
@@ -39,8 +52,7 @@ builder.queryField("appLogs", (t) =>
     description: "Without `after`, the newest `limit` lines; with it, the lines after it. Oldest first.",
     args: logArgs(t),
     complexity: logCost,
-    resolve: (_root, { slug, deployment, ...rest }, ctx) =>
-      ctx.services.logs.read(ctx.viewer.user.id, slug, { ...rest, deployment: deployment == null ? null : String(deployment) }),
+    resolve: (_root, { slug, ...args }, ctx) => ctx.services.logs.read(ctx.viewer.user.id, slug, logRequest(args)),
   }),
 );
 
@@ -49,8 +61,7 @@ builder.subscriptionField("appLogs", (t) =>
     type: [LogLine],
     description: "The history (as appLogs answers it), then each new batch of lines as it is stored",
     args: logArgs(t as never),
-    subscribe: (_root, { slug, deployment, ...rest }, ctx) =>
-      ctx.services.logs.watch(ctx.viewer.user.id, slug, { ...rest, deployment: deployment == null ? null : String(deployment) }),
+    subscribe: (_root, { slug, ...args }, ctx) => ctx.services.logs.watch(ctx.viewer.user.id, slug, logRequest(args)),
     resolve: (lines) => lines,
   }),
 );

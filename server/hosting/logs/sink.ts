@@ -12,6 +12,8 @@ export interface LogTarget {
   deploymentId: string | null;
   /** The instance's index (web.1 is 1), for an app's runtime output. */
   instance?: number;
+  /** The one-off run, for its output (kind run). */
+  runId?: string;
 }
 
 export interface LoggedLine {
@@ -40,7 +42,7 @@ export function processLog(store: LogStore, target: LogTarget, redact: () => Red
   const keep = options.keep ?? 0;
   const recent: LoggedLine[] = [];
   const append = (stream: OutputStream | "system", line: string) =>
-    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, instance: target.instance ?? null, stream, line });
+    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, instance: target.instance ?? null, runId: target.runId ?? null, stream, line });
   const write = (stream: OutputStream | "system") => (line: string) => append(stream, redact()(line));
   const output = (stream: OutputStream) => (raw: string) => {
     if (options.drop?.(raw)) return;

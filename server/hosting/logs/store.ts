@@ -7,7 +7,7 @@ import type { Sql, Statement } from "../../db/sql.ts";
 import type { PubSub } from "../../platform/pubsub/index.ts";
 import { LogClock } from "./timestamps.ts";
 
-export type LogKind = "build" | "runtime";
+export type LogKind = "build" | "runtime" | "run";
 export type LogStreamName = "stdout" | "stderr" | "system";
 
 export interface LogLineRecord {
@@ -17,6 +17,8 @@ export interface LogLineRecord {
   deploymentId: string | null;
   /** Which instance of the app wrote it (1 for web.1, …); null for build lines and the platform's own. */
   instance?: number | null;
+  /** The one-off run whose output it is (kind run). */
+  runId?: string | null;
   line: string;
 }
 
@@ -25,6 +27,7 @@ export interface LogQuery {
   after?: string | null;
   limit: number;
   deploymentId?: string | null;
+  runId?: string | null;
 }
 
 export interface LogStoreOptions {
@@ -40,7 +43,7 @@ export interface LogStoreOptions {
 const BATCH_ROWS = 1000;
 /** Rows per INSERT statement: a few fixed sizes, so that each is prepared once. */
 const INSERT_SIZES = [100, 10, 1];
-const COLUMNS = ["appId", "deploymentId", "kind", "stream", "line", "timestamp", "instance"] as const;
+const COLUMNS = ["appId", "deploymentId", "kind", "stream", "line", "timestamp", "instance", "runId"] as const;
 
 /** One INSERT per group of rows: prepared SQL, since Prisma's per-row cost showed at 10,000 lines a second. */
 function insertStatements(rows: (LogLineRecord & { appId: string })[]): Statement[] {
@@ -147,7 +150,7 @@ export class LogStore {
     const count = (this.sincePrune.get(appId) ?? 0) + added;
     if (count < Math.min(PRUNE_EVERY, this.options.retention)) return void this.sincePrune.set(appId, count);
     this.sincePrune.set(appId, 0);
-    for (const kind of ["build", "runtime"] as const) {
+    for (const kind of ["build", "runtime", "run"] as const) {
       const edge = await this.db.logLine.findFirst({
         where: { appId, kind },
         orderBy: { timestamp: "desc" },
@@ -160,8 +163,8 @@ export class LogStore {
 
   /** Without `after`, the newest `limit` lines; with it, the `limit` lines strictly after it. Oldest first. */
   async query(appId: string, q: LogQuery): Promise<LogLineRecord[]> {
-    const where = { appId, kind: q.kind, ...(q.deploymentId ? { deploymentId: q.deploymentId } : {}) };
-    const select = { timestamp: true, kind: true, stream: true, deploymentId: true, instance: true, line: true } as const;
+    const where = { appId, kind: q.kind, ...(q.deploymentId ? { deploymentId: q.deploymentId } : {}), ...(q.runId ? { runId: q.runId } : {}) };
+    const select = { timestamp: true, kind: true, stream: true, deploymentId: true, instance: true, runId: true, line: true } as const;
     if (q.after) {
       return this.db.logLine.findMany({ where: { ...where, timestamp: { gt: q.after } }, orderBy: { timestamp: "asc" }, take: q.limit, select });
     }
@@ -177,7 +180,7 @@ export class LogStore {
     const live = await this.pubsub.subscribe(topic(appId));
     try {
       let last = q.after ?? "";
-      const matches = (l: LogLineRecord) => l.kind === q.kind && (!q.deploymentId || l.deploymentId === q.deploymentId);
+      const matches = (l: LogLineRecord) => l.kind === q.kind && (!q.deploymentId || l.deploymentId === q.deploymentId) && (!q.runId || l.runId === q.runId);
       for (let page = await this.query(appId, q); page.length > 0; page = await this.query(appId, { ...q, after: last })) {
         last = page[page.length - 1].timestamp;
         yield page;

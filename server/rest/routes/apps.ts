@@ -100,15 +100,16 @@ export const appsRoutes: RestRoute[] = [
     method: "GET",
     path: "/api/apps/:slug/logs",
     tag: "logs",
-    summary: "Build or runtime log lines, oldest first: the newest `limit`, or those after `after`",
-    document: `query AppLogs($slug: String!, $kind: LogKind, $after: String, $limit: Int, $deployment: ID) {
-      appLogs(slug: $slug, kind: $kind, after: $after, limit: $limit, deployment: $deployment) { ...LogLineFields } }`,
+    summary: "Build, runtime or run log lines, oldest first: the newest `limit`, or those after `after`; `deployment` for a build's, `run` for a run's (default: the latest)",
+    document: `query AppLogs($slug: String!, $kind: LogKind, $after: String, $limit: Int, $deployment: ID, $run: ID) {
+      appLogs(slug: $slug, kind: $kind, after: $after, limit: $limit, deployment: $deployment, run: $run) { ...LogLineFields } }`,
     variables: ({ params, query }) => ({
       slug: params.slug,
       kind: query.kind,
       after: query.after,
       limit: query.limit === undefined ? undefined : Number(query.limit),
       deployment: query.deployment,
+      run: query.run,
     }),
   },
   {

@@ -275,13 +275,18 @@ class DockerDriver implements RuntimeDriver {
     return pending;
   }
 
-  /** Binds of a build: the release folder at /app, the read-only paths, the app's build cache. */
+  /** Binds of a one-off command: the release folder at /app, the read-only paths, the app's build cache or data folder. */
   private async buildBinds(spec: RunSpec): Promise<Bind[]> {
     const workDir = await prepareWorkDir(spec.workDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
     const binds: Bind[] = [[workDir, "/app"], ...(spec.readOnlyPaths ?? []).map((dir): Bind => [dir, dir, "ro"])];
     if (spec.cacheDir) {
       await mkdir(spec.cacheDir, { recursive: true, mode: 0o700 });
       binds.push([await prepareWorkDir(spec.cacheDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "if-not-owned" }), BUILD_CACHE_PATH]);
+    }
+    // A one-off run of the app's own (slipway run) sees its data folder, as its processes do.
+    if (spec.dataDir) {
+      await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
+      binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
     return binds;
   }

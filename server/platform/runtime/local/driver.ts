@@ -90,7 +90,8 @@ class LocalDriver implements RuntimeDriver {
     const app = await this.app(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
     const cacheDir = spec.cacheDir ? await this.prepareCacheDir(spec.cacheDir, app) : undefined;
-    const { launched, cgroup } = await this.launch(app, { ...spec, workDir, cacheDir }, this.baseEnv(spec, workDir));
+    const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
+    const { launched, cgroup } = await this.launch(app, { ...spec, workDir, cacheDir, dataDir }, this.baseEnv(spec, workDir));
     let timedOut = false;
     let aborted = false;
     const timer = setTimeout(() => {

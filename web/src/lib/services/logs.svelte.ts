@@ -1,4 +1,4 @@
-// An app's build or runtime log, live: the subscription sends the history, then each new batch of lines.
+// An app's build, runtime or one-off run log, live: the subscription sends the history, then each new batch of lines.
 // Lines are kept once each by timestamp (unique and ordered per app; urql hands the last payload over again
 // when a subscription ends), parsed for colours once, and only the newest MAX_LINES are kept.
 import { graphql } from "$lib/gql";
@@ -19,8 +19,8 @@ export interface LogLineView {
 const MAX_LINES = 2000;
 
 const LogsSubscription = graphql(`
-  subscription AppLogsLive($slug: String!, $kind: LogKind!, $deployment: ID, $limit: Int) {
-    appLogs(slug: $slug, kind: $kind, deployment: $deployment, limit: $limit) {
+  subscription AppLogsLive($slug: String!, $kind: LogKind!, $deployment: ID, $run: ID, $limit: Int) {
+    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, limit: $limit) {
       timestamp
       stream
       instance
@@ -37,7 +37,7 @@ export class LiveLog {
   loaded = $state(false);
 
   /** Starts streaming (from a fresh, empty log); returns the function that stops it. */
-  watch(variables: { slug: string; kind: "build" | "runtime"; deployment?: string | null }): () => void {
+  watch(variables: { slug: string; kind: "build" | "runtime" | "run"; deployment?: string | null; run?: string | null }): () => void {
     this.lines = [];
     this.problem = null;
     this.loaded = false;

@@ -62,6 +62,7 @@ export const APP_TABS = [
   { path: "", label: "Overview" },
   { path: "/deploys", label: "Deploys" },
   { path: "/logs", label: "Logs" },
+  { path: "/runs", label: "Runs" },
   { path: "/environment", label: "Environment" },
   { path: "/resources", label: "Resources" },
   { path: "/domains", label: "Domains" },

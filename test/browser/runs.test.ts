@@ -1,0 +1,99 @@
+// The Runs tab of an app's page in Chromium against the real server (serving web/build: run `npm run build:web`
+// first): the tab after Logs at its own address, a command run from the form with its output shown live and its
+// status and exit code in the list, a bad command refused beside its field, and a running run canceled. The
+// commands run as real sandboxed processes in the app's live release.
+import fs from "node:fs";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { waitFor, zipFolder } from "../helpers/apps.ts";
+import { uniqueName } from "../helpers/client.ts";
+import { launchChromium } from "../helpers/browser.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
+
+if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
+
+let server: TestServer;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  server = await startServer({ DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+afterEach(async () => {
+  await Promise.all(contexts.splice(0).map((context) => context.close()));
+});
+
+async function signUp(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  const name = uniqueName("dev");
+  await page.goto("/signup");
+  await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
+  await page.getByLabel("Username", { exact: true }).fill(name);
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByRole("button", { name: "Create account" }).click();
+  await page.waitForURL("**/apps");
+  return page;
+}
+
+/** Creates the app and deploys a small Node app to it over the API (with the page's session), until it is live. */
+async function deployedApp(page: Page, slug: string): Promise<void> {
+  const headers = { origin: server.url };
+  expect((await page.request.post("/api/apps", { data: { slug }, headers })).status()).toBe(201);
+  const zip = await zipFolder(null, {
+    "package.json": JSON.stringify({ name: "t" }),
+    "server.js": `require("http").createServer((q, s) => s.end("ok")).listen(process.env.PORT);`,
+  });
+  const upload = await page.request.put(`/api/apps/${slug}/deploy`, { multipart: { file: { name: "app.zip", mimeType: "application/zip", buffer: zip } }, headers });
+  expect(upload.status()).toBe(202);
+  await waitFor(async () => (await (await page.request.get(`/api/apps/${slug}`)).json()).status === "RUNNING", 60_000, "the app to run");
+}
+
+describe("the Runs tab", () => {
+  it("runs a command and shows its output live, its status and exit code; refuses an empty command; cancels a running one", async () => {
+    const page = await signUp();
+    const slug = `runs-ui-${process.pid}`;
+    await deployedApp(page, slug);
+    await page.goto(`/apps/${slug}/logs`);
+    const tabs = page.getByRole("navigation", { name: "App sections" });
+    await tabs.getByRole("link", { name: "Runs" }).click();
+    await page.waitForURL(`**/apps/${slug}/runs`);
+    expect(await tabs.getByRole("link", { name: "Runs" }).getAttribute("aria-current")).toBe("page");
+    expect(await page.title()).toBe(`Runs · ${slug} · Apps · Slipway`);
+    await page.getByRole("region", { name: "Runs" }).getByText("No runs yet").waitFor();
+
+    // An empty command: the server's message beside the field, focus on it.
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.locator("#run-command-error").getByText("Give the command to run").waitFor();
+    expect(await page.locator("#run-command").evaluate((el) => el === document.activeElement)).toBe(true);
+
+    await page.getByRole("textbox", { name: "Command" }).fill("echo hello from a run; exit 2");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    await page.getByRole("log", { name: "Run output" }).getByText("hello from a run", { exact: true }).waitFor();
+    const list = page.getByRole("region", { name: "Runs" });
+    const first = list.getByRole("article").first();
+    await first.getByText("Failed", { exact: true }).waitFor();
+    expect(await first.getByText("exit code 2").count()).toBe(1);
+    expect(await first.getByRole("heading").innerText()).toBe("echo hello from a run; exit 2");
+    expect(await page.getByRole("textbox", { name: "Command" }).inputValue()).toBe("");
+
+    await page.getByRole("textbox", { name: "Command" }).fill("sleep 60");
+    await page.getByLabel("Timeout (seconds)").fill("120");
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const sleeping = list.getByRole("article").filter({ hasText: "sleep 60" });
+    await sleeping.getByText("Running", { exact: true }).waitFor();
+    await sleeping.getByRole("button", { name: /^Cancel/ }).click();
+    await sleeping.getByText("Canceled", { exact: true }).waitFor();
+    expect(await sleeping.getByRole("button", { name: /^Cancel/ }).count()).toBe(0);
+
+    // The earlier run's output again, chosen from the list.
+    await list.getByRole("article").filter({ hasText: "hello from a run" }).getByRole("button", { name: /^Output/ }).click();
+    await page.getByRole("log", { name: "Run output" }).getByText("hello from a run", { exact: true }).waitFor();
+  });
+});
