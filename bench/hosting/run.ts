@@ -8,6 +8,8 @@
 // Options: --deploys N (default 10), --no-write.
 // --languages python,go,dockerfile (or some of them): only the language builds against the same commands by hand
 // (languages.ts), written as section "hosting-languages"; --rounds N (default 3).
+// --runs N: only one-off runs (`echo ok`) against the same command spawned directly (runs.ts), written as section
+// "hosting-runs".
 // --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
 // the comparison table of section "hosting-runtimes" (right after this one).
 import path from "node:path";
@@ -20,6 +22,7 @@ import { benchDeploys, benchRedeployUnderLoad } from "./deploys.ts";
 import { benchPushDeploys } from "./github.ts";
 import { benchLogs } from "./logs.ts";
 import { benchRuntimes } from "./runtimes.ts";
+import { benchRuns } from "./runs.ts";
 import { LANGUAGES, benchLanguage, languageBuildSettings, prepareDockerFrom } from "./languages.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
@@ -28,8 +31,14 @@ const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..
 
 async function main() {
   const { values } = parseArgs({
-    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" } },
+    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" } },
   });
+  if (values.runs) {
+    const body = await benchOneOffRuns(Number(values.runs));
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-runs", body);
+    return;
+  }
   const deploys = Number(values.deploys ?? 10);
   if (values.languages) {
     const body = await benchLanguages(values.languages.split(","), Number(values.rounds ?? 3));
@@ -86,6 +95,25 @@ async function main() {
   ].join("\n");
   console.log(`\n${body}`);
   if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting", body);
+}
+
+async function benchOneOffRuns(rounds: number): Promise<string> {
+  const server = await startSlipway({ DEFAULT_REQUESTS_PER_MINUTE: "100000000" });
+  try {
+    const client = new HostingClient(server.url, await signUp(server.url, `bench-runs-${process.pid}`));
+    console.log(`# one-off runs: ${rounds} rounds of \`echo ok\` through Slipway and spawned directly`);
+    const section = await benchRuns(client, rounds);
+    return [
+      "## One-off runs against the same sandboxed command spawned directly",
+      "",
+      `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --runs ${rounds}\``,
+      "- The real server in the bench process (fresh SQLite, silent logs), sandboxed local runtime.",
+      "",
+      section,
+    ].join("\n");
+  } finally {
+    await server.close();
+  }
 }
 
 async function benchLanguages(names: string[], rounds: number): Promise<string> {
