@@ -145,7 +145,13 @@ describe("ruby builder", () => {
           env: { ...BUNDLE_ENV, BUNDLE_PATH: "vendor/bundle", BUNDLE_USER_HOME: "/cache/bundler" },
         },
       ],
-      web: { kind: "process", argv: ["/bin/sh", "-c", 'exec "$0" /usr/bin/bundle exec puma -b "tcp://0.0.0.0:$PORT"', ruby], env: runtimeEnv },
+      web: {
+        kind: "process",
+        argv: ["/bin/sh", "-c", 'exec "$0" /usr/bin/bundle exec puma -b "tcp://0.0.0.0:$PORT"', ruby],
+        env: runtimeEnv,
+        // What the build log shows instead of the wrapper script.
+        shown: 'bundle exec puma -b "tcp://0.0.0.0:$PORT"',
+      },
     });
     expect(log).toMatch(/config\.ru found: web defaults to puma/);
   });
