@@ -337,3 +337,18 @@ export const DomainFragment = graphql(`
     txtRecord { type name value }
   }
 `);
+
+export const CronJobsQuery = graphql(`
+  query CliCronJobs($slug: String!) {
+    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }
+  }
+`);
+
+export const RunCronJobMutation = graphql(`
+  mutation CliRunCronJob($slug: String!, $id: ID!) {
+    runCronJob(slug: $slug, id: $id) {
+      ... on Run { id status }
+      ...CliError
+    }
+  }
+`);

@@ -27,6 +27,7 @@ const cdn = () => import("./commands/cdn.ts");
 const completion = () => import("./commands/completion.ts");
 const healthcheck = () => import("./commands/healthcheck.ts");
 const runs = () => import("./commands/runs.ts");
+const cron = () => import("./commands/cron.ts");
 
 export function buildProgram(): Command {
   const program = new Command("slipway")
@@ -105,6 +106,13 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .action(lazy(runs, "run"));
   program.command("runs").description("the app's recent one-off runs").addOption(app).addOption(json).action(lazy(runs, "list"));
   program.command("runs:cancel <id>").description("kill a run with every process it started").addOption(app).action(lazy(runs, "cancel"));
+  program.command("cron").description("the live release's app.json cron jobs (UTC): next run, last run's status and exit code").addOption(app).addOption(json).action(lazy(cron, "list"));
+  program
+    .command("cron:run <id>")
+    .description("run a cron job now; streams its output and exits with its code")
+    .addOption(app)
+    .option("--detach", "print the run's id and exit at once")
+    .action(lazy(cron, "run"));
 
   program.command("env").description("list environment variables").addOption(app).addOption(json).action(lazy(env, "list"));
   program.command("env:set <pairs...>").description("set KEY=VALUE (or KEY=@file to read the value from a file)").addOption(app).action(lazy(env, "set"));

@@ -26,6 +26,8 @@ import { registerDashboard } from "./http/web.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
 import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
+import type { Clock } from "./hosting/clock.ts";
+import { syncAllCronJobs } from "./hosting/cron/jobs.ts";
 import { LocalStorage } from "./platform/storage/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -46,6 +48,8 @@ export interface SlipwayOptions {
   routeTable?: RouteTable;
   /** Where the server's log goes instead of stdout (tests that check what is logged). */
   logStream?: { write(line: string): void };
+  /** The clock cron's minutes are read from (tests drive it instead of waiting for them). */
+  clock?: Clock;
 }
 
 /** How often the edge is checked for Slipway's configuration (a restarted Caddy converges within this). */
@@ -89,7 +93,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     app.server.once("close", () => clearTimeout(cut));
     done();
   });
-  const platform = await createPlatform(config, app.log);
+  const platform = await createPlatform(config, app.log, options.clock);
   platformRef = platform;
   await platform.services.oauthClients.ensureFirstParty();
   routes = options.routeTable ?? platform.engine.routes;
@@ -148,6 +152,9 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       // apps come back in the background (their page says deploying until they answer).
       await platform.engine.boot();
       await platform.runs.failInterrupted();
+      // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
+      await syncAllCronJobs(platform.db);
+      platform.cron.start();
       await platform.services.domains.start();
       // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
       if (!config.redisUrl) await platform.services.cdn.reconcileHolds();

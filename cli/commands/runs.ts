@@ -48,17 +48,25 @@ export async function run(words: string[], options: Options) {
   const slug = resolveApp(options.app);
   const started = unwrap((await api.graphql(StartRunMutation, { slug, input: { command, timeoutSeconds } })).startRun);
   if (!("id" in started)) throw new CliError("Unexpected answer from the server.");
-  if (options.detach) {
-    print(started.id);
-    process.stderr.write(color.dim(`Follow it with: slipway logs --run ${started.id}; cancel it with: slipway runs:cancel ${started.id}\n`, process.stderr));
+  await attach(api, slug, started.id, options.detach);
+}
+
+/**
+ * Streams a started run's output until it ends and exits with its exit code (1 when it has none); Ctrl-C cancels
+ * it. `detach`: prints its id and returns at once.
+ */
+export async function attach(api: Api, slug: string, id: string, detach = false): Promise<void> {
+  if (detach) {
+    print(id);
+    process.stderr.write(color.dim(`Follow it with: slipway logs --run ${id}; cancel it with: slipway runs:cancel ${id}\n`, process.stderr));
     return;
   }
   const { followLogs } = await import("../stream.ts");
-  const logs = followLogs(api, { slug, kind: "run", run: started.id }, null, write);
+  const logs = followLogs(api, { slug, kind: "run", run: id }, null, write);
   const streaming = logs.run();
-  const cancel = () => void api.graphql(CancelRunMutation, { slug, id: started.id }).catch(() => {});
+  const cancel = () => void api.graphql(CancelRunMutation, { slug, id }).catch(() => {});
   process.once("SIGINT", cancel);
-  const outcome = await settle(api, slug, started.id);
+  const outcome = await settle(api, slug, id);
   process.off("SIGINT", cancel);
   // Its whole output was stored before it read as finished: what the stream has not shown yet comes over HTTP.
   logs.stop();
@@ -68,7 +76,7 @@ export async function run(words: string[], options: Options) {
     process.exitCode = outcome.exitCode;
     return;
   }
-  process.stderr.write(`${color.red("✖", process.stderr)} Run ${started.id} ${status(outcome.status)}${outcome.error ? `: ${outcome.error}` : ""}\n`);
+  process.stderr.write(`${color.red("✖", process.stderr)} Run ${id} ${status(outcome.status)}${outcome.error ? `: ${outcome.error}` : ""}\n`);
   process.exitCode = 1;
 }
 

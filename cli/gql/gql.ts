@@ -60,6 +60,8 @@ type Documents = {
     "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": typeof types.CliVerifyDomainDocument,
     "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n": typeof types.CliRemoveDomainDocument,
     "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n": typeof types.CliDomainFragmentDoc,
+    "\n  query CliCronJobs($slug: String!) {\n    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }\n  }\n": typeof types.CliCronJobsDocument,
+    "\n  mutation CliRunCronJob($slug: String!, $id: ID!) {\n    runCronJob(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliRunCronJobDocument,
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
@@ -107,6 +109,8 @@ const documents: Documents = {
     "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": types.CliVerifyDomainDocument,
     "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n": types.CliRemoveDomainDocument,
     "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n": types.CliDomainFragmentDoc,
+    "\n  query CliCronJobs($slug: String!) {\n    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }\n  }\n": types.CliCronJobsDocument,
+    "\n  mutation CliRunCronJob($slug: String!, $id: ID!) {\n    runCronJob(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": types.CliRunCronJobDocument,
 };
 
 /**
@@ -289,6 +293,14 @@ export function graphql(source: "\n  mutation CliRemoveDomain($slug: String!, $h
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n"): typeof import('./graphql.ts').CliDomainFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliCronJobs($slug: String!) {\n    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }\n  }\n"): typeof import('./graphql.ts').CliCronJobsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRunCronJob($slug: String!, $id: ID!) {\n    runCronJob(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRunCronJobDocument;
 
 
 export function graphql(source: string) {

@@ -569,6 +569,26 @@ export type CliRemoveDomainMutation = { removeDomain: boolean };
 
 export type CliDomainFragment = { hostname: string, verified: boolean, verifiedAt: string | null, certificate: string, challengeUrl: string | null, createdAt: string, dnsRecord: { type: string, name: string, value: string }, txtRecord: { type: string, name: string, value: string } | null };
 
+export type CliCronJobsQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliCronJobsQuery = { app: { cronJobs: Array<{ id: string, command: string, schedule: string, timeoutSeconds: number, nextRunAt: string | null, lastRun: { id: string, status: RunStatus, exitCode: number | null, startedAt: string | null, createdAt: string } | null }> } };
+
+export type CliRunCronJobMutationVariables = Exact<{
+  slug: string;
+  id: string | number;
+}>;
+
+
+export type CliRunCronJobMutation = { runCronJob:
+    | { __typename: 'ConflictError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+    | { id: string, status: RunStatus }
+   };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1306,3 +1326,38 @@ export const CliRemoveDomainDocument = new TypedDocumentString(`
   removeDomain(slug: $slug, hostname: $hostname)
 }
     `) as unknown as TypedDocumentString<CliRemoveDomainMutation, CliRemoveDomainMutationVariables>;
+export const CliCronJobsDocument = new TypedDocumentString(`
+    query CliCronJobs($slug: String!) {
+  app(slug: $slug) {
+    cronJobs {
+      id
+      command
+      schedule
+      timeoutSeconds
+      nextRunAt
+      lastRun {
+        id
+        status
+        exitCode
+        startedAt
+        createdAt
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<CliCronJobsQuery, CliCronJobsQueryVariables>;
+export const CliRunCronJobDocument = new TypedDocumentString(`
+    mutation CliRunCronJob($slug: String!, $id: ID!) {
+  runCronJob(slug: $slug, id: $id) {
+    ... on Run {
+      id
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliRunCronJobMutation, CliRunCronJobMutationVariables>;

@@ -11,6 +11,7 @@ import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts"
 import { buildAndRelease, buildAndRollOut, restartRelease, rollOutRelease, runPipeline, type StepTiming } from "./deploy/pipeline.ts";
 import { DeployQueue } from "./deploy/queue.ts";
 import type { DeployContext } from "./deploy/types.ts";
+import type { CronEntry } from "./cron/entries.ts";
 import { describeFailure } from "./deploy/failure.ts";
 import { DeployError } from "./errors.ts";
 import { processLog } from "./logs/sink.ts";
@@ -55,6 +56,11 @@ export interface EngineDeps {
   clock?: Clock;
   /** Where repositories are cloned from (GITHUB_URL), and the token to clone an app's repository with. */
   git: { baseUrl: string; tokenFor(appId: string): Promise<string | null> };
+  /**
+   * A release is going live (a deploy or a rollback), with its app.json cron jobs: called just before it is recorded
+   * live, so that whoever sees it live sees its jobs too.
+   */
+  goingLive?(appId: string, cron: CronEntry[]): Promise<void>;
   /** Unexpected failures (never user errors): the server's logger. */
   onError(error: unknown, message: string): void;
 }
@@ -355,7 +361,8 @@ export class HostingEngine {
     let rollbackOf: Release | null = null;
     try {
       await this.logs.resume(appId);
-      rollbackOf = deployment.rollbackOfId ? releaseOf(await db.deployment.findUnique({ where: { id: deployment.rollbackOfId } })) : null;
+      const rolledBack = deployment.rollbackOfId ? await db.deployment.findUnique({ where: { id: deployment.rollbackOfId } }) : null;
+      rollbackOf = releaseOf(rolledBack);
       ctx = {
         app,
         deploymentId,
@@ -369,6 +376,7 @@ export class HostingEngine {
         recordCommit: (commit, commitMessage) => this.state.updateDeployment(appId, deploymentId, { commit, commitMessage }),
         recordBuilder: (builder) => this.state.updateDeployment(appId, deploymentId, { builder }),
         rollbackOf: rollbackOf ?? undefined,
+        cron: (rolledBack?.cron as CronEntry[] | null | undefined) ?? undefined,
         signal,
         buildDeadline: Date.now() + this.deps.options.buildTimeoutMs,
         env: await this.envOf(appId),
@@ -402,11 +410,13 @@ export class HostingEngine {
     try {
       log.end();
       const previousLive = deployment.app.liveDeploymentId;
+      await this.deps.goingLive?.(appId, ctx!.cron ?? []).catch((error) => this.deps.onError(error, `setting the cron jobs of deployment ${deploymentId}`));
       await this.state.settleDeployment(appId, deploymentId, {
         status: "LIVE",
         finishedAt: new Date(),
         releasePath: ctx!.releaseDir,
         web: rollbackOf?.web ?? ctx!.plan!.web,
+        cron: ctx!.cron ?? [],
         steps: timings,
         superseded: previousLive !== deploymentId ? previousLive : null,
         app: "RUNNING",

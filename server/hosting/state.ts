@@ -15,6 +15,8 @@ export interface DeploymentUpdate {
   releasePath?: string | null;
   steps?: { name: string; ms: number }[];
   web?: unknown;
+  /** The release's app.json cron jobs. */
+  cron?: unknown[];
   commit?: string;
   commitMessage?: string;
   builder?: string;
@@ -59,8 +61,8 @@ function appData(status: AppStatus, liveDeploymentId: string | null | undefined)
   return { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) };
 }
 
-function deploymentData({ web, steps, failureOutput, ...rest }: DeploymentUpdate) {
-  return { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}), ...(failureOutput ? { failureOutput } : {}) };
+function deploymentData({ web, cron, steps, failureOutput, ...rest }: DeploymentUpdate) {
+  return { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}), ...(cron ? { cron: cron as object[] } : {}), ...(failureOutput ? { failureOutput } : {}) };
 }
 
 export type HostingState = ReturnType<typeof createHostingState>;

@@ -8,6 +8,9 @@ import { createAppReads } from "../db/app-reads.ts";
 import { createSql } from "../db/sql.ts";
 import { HostingEngine } from "../hosting/engine.ts";
 import { OneOffRuns } from "../hosting/runs/runner.ts";
+import { systemClock, type Clock } from "../hosting/clock.ts";
+import { syncCronJobs } from "../hosting/cron/jobs.ts";
+import { CronScheduler } from "../hosting/cron/scheduler.ts";
 import { builders } from "../hosting/builders/index.ts";
 import { describeBuilders } from "../hosting/builders/toolchains.ts";
 import { createGitHubTokenStore } from "../services/github-tokens.ts";
@@ -30,6 +33,8 @@ export interface Platform {
   engine: HostingEngine;
   /** One-off runs (`slipway run`): beside the engine, through the same runtime driver. */
   runs: OneOffRuns;
+  /** Starts the live releases' cron jobs at their minutes (started once the server listens). */
+  cron: CronScheduler;
   storage: ObjectStorage;
   authenticate: Authenticate;
   close(): Promise<void>;
@@ -37,7 +42,8 @@ export interface Platform {
 
 const CACHE_CLEARED = "read-cache:cleared";
 
-export async function createPlatform(config: Config, logger: MailLogger): Promise<Platform> {
+/** `clock`: what cron's minutes are read from (tests drive it). */
+export async function createPlatform(config: Config, logger: MailLogger, clock: Clock = systemClock): Promise<Platform> {
   const instance = randomUUID();
   const counters = createCounterStore(config.redisUrl, config.redisKeyPrefix);
   const pubsub = createPubSub(config.redisUrl, config.redisKeyPrefix);
@@ -63,6 +69,7 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     pubsub,
     driver,
     onError,
+    goingLive: (appId, cron) => syncCronJobs(db, appId, cron),
     options: {
       dataDir: config.dataDir,
       ...config.hosting,
@@ -78,8 +85,17 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     pathOf: (appId, file) => engine.appDataPath(appId, file),
     appEndpoint: (server) => engine.appEndpoint(server),
   });
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases });
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, now: () => new Date(clock.now()) });
   services.backups.start();
+  const cron = new CronScheduler({
+    db,
+    clock,
+    start: (job) => services.runs.startCron(job),
+    log: (appId, line) => {
+      void engine.logs.resume(appId).then(() => engine.logs.append(appId, { kind: "runtime", stream: "system", deploymentId: null, instance: null, runId: null, line }));
+    },
+    onError,
+  });
   return {
     config,
     db,
@@ -89,11 +105,13 @@ export async function createPlatform(config: Config, logger: MailLogger): Promis
     services,
     engine,
     runs,
+    cron,
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     async close() {
       await services.backups.stop();
       await services.domains.stop();
+      await cron.close();
       await runs.close();
       await engine.close();
       await databases.close();

@@ -20,7 +20,8 @@ export const fragments: Record<string, string> = {
     dnsRecord { type name value } txtRecord { type name value } challengeUrl createdAt }`,
   FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
   LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance runId line }`,
-  RunFields: `fragment RunFields on Run { id command trigger status exitCode error timeoutSeconds deploymentId createdAt startedAt finishedAt durationMs }`,
+  RunFields: `fragment RunFields on Run { id command trigger cronJobId status exitCode error timeoutSeconds deploymentId createdAt startedAt finishedAt durationMs }`,
+  CronJobFields: `fragment CronJobFields on CronJob { id command schedule timeoutSeconds nextRunAt lastRun { ...RunFields } }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
 };

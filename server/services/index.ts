@@ -37,6 +37,7 @@ import type { Provisioners } from "../platform/databases/index.ts";
 import { createBackupService } from "./backups.ts";
 import { createResourceService } from "./resources.ts";
 import { createRunService } from "./runs.ts";
+import { createCronService } from "./cron.ts";
 import type { OneOffRuns } from "../hosting/runs/runner.ts";
 import { createSealer } from "./sealed.ts";
 
@@ -59,6 +60,8 @@ export interface ServiceDeps {
   storage: ObjectStorage;
   /** App databases: SQLite, and PostgreSQL when POSTGRES_PROVISION_URL is set. */
   databases: Provisioners;
+  /** The time cron jobs' next runs are counted from: the scheduler's clock. */
+  now?: () => Date;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -99,6 +102,7 @@ export function createServices(deps: ServiceDeps) {
     domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit }),
     deployments,
     runs,
+    cron: createCronService({ db, apps, runs, now: deps.now }),
     logs: createLogService({ apps, deployments, runs, engine }),
     uploads,
     cdn,

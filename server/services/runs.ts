@@ -53,6 +53,18 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
       ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
     });
 
+  /** Starts a checked command in the app's live release (a cron job's when cronJobId is given); answers once it runs. */
+  async function launch(app: AppRow, what: { command: string; timeoutSeconds: number; cronJobId?: string }): Promise<RunRow> {
+    const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId } }) : null;
+    const release = releaseOf(live);
+    if (!release) throw new ConflictError("This app has no live release to run the command in: deploy it first.");
+    await checkQuota(app.ownerId, app, release);
+    const env = Object.fromEntries((await db.envVar.findMany({ where: { appId: app.id }, select: { key: true, value: true } })).map((v) => [v.key, v.value]));
+    const run = await db.run.create({ data: { appId: app.id, deploymentId: release.deploymentId, trigger: what.cronJobId ? "cron" : "api", ...what } });
+    await runner.start({ app, run, release, env });
+    return db.run.findUniqueOrThrow({ where: { id: run.id } });
+  }
+
   return {
     ofApp,
     list,
@@ -72,16 +84,12 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
     async start(ownerId: string, slug: string, input: StartRunInput): Promise<RunRow> {
       const app = await apps.mine(ownerId, slug);
       validate(input as unknown as Record<string, unknown>, runRules);
-      const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId } }) : null;
-      const release = releaseOf(live);
-      if (!release) throw new ConflictError("This app has no live release to run the command in: deploy it first.");
-      await checkQuota(ownerId, app, release);
-      const env = Object.fromEntries((await db.envVar.findMany({ where: { appId: app.id }, select: { key: true, value: true } })).map((v) => [v.key, v.value]));
-      const run = await db.run.create({
-        data: { appId: app.id, deploymentId: release.deploymentId, command: input.command, timeoutSeconds: input.timeoutSeconds ?? RUN_TIMEOUT_SECONDS.default },
-      });
-      await runner.start({ app, run, release, env });
-      return db.run.findUniqueOrThrow({ where: { id: run.id } });
+      return launch(app, { command: input.command, timeoutSeconds: input.timeoutSeconds ?? RUN_TIMEOUT_SECONDS.default });
+    },
+
+    /** A run of a cron job (trigger cron): its command and timeout were checked when its release was built. */
+    async startCron(job: { id: string; appId: string; command: string; timeoutSeconds: number }): Promise<RunRow> {
+      return launch(await db.app.findUniqueOrThrow({ where: { id: job.appId } }), { command: job.command, timeoutSeconds: job.timeoutSeconds, cronJobId: job.id });
     },
 
     /** Kills the run with every process it started (CANCELED); 409 once it has finished. */

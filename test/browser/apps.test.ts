@@ -60,7 +60,10 @@ describe("apps pages", () => {
     // No app yet: home is the apps page with the first step.
     await page.waitForURL("**/apps");
     const firstStep = page.getByRole("region", { name: "Create your first app" });
-    await firstStep.waitFor();
+    // Once seen in CI and never again: the page said something else; the failure shows what.
+    await firstStep.waitFor().catch(async (error) => {
+      throw new Error(`no first step at ${page.url()}: ${(await page.innerText("body").catch(() => "")).slice(0, 800)}`, { cause: error });
+    });
     await page.screenshot({ path: "/tmp/apps-first-step.png", fullPage: true });
     expect(await page.getByRole("region", { name: "App quota" }).innerText()).toMatch(/Apps\s+0 of 5 used/);
 

@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliHome, runCli } from "./helpers.ts";
 
-const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "link", "deploy", "logs", "run", "runs", "runs:cancel", "env", "env:set", "env:unset", "domains", "domains:add", "domains:verify", "domains:remove", "stop", "restart", "rollback", "ps", "ps:scale", "healthcheck", "healthcheck:set", "healthcheck:unset", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
+const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "link", "deploy", "logs", "run", "runs", "runs:cancel", "cron", "cron:run", "env", "env:set", "env:unset", "domains", "domains:add", "domains:verify", "domains:remove", "stop", "restart", "rollback", "ps", "ps:scale", "healthcheck", "healthcheck:set", "healthcheck:unset", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
 const home = cliHome();
 
 describe("slipway --help", () => {

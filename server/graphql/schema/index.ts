@@ -13,6 +13,7 @@ import "./env.ts";
 import "./domains.ts";
 import "./logs.ts";
 import "./runs.ts";
+import "./cron.ts";
 import "./quota-requests.ts";
 import "./admin.ts";
 import "./audit.ts";

@@ -28,6 +28,7 @@ export const Run = builder.prismaObject("Run", {
     id: t.exposeID("id"),
     command: t.exposeString("command", { description: "The shell line, run as /bin/sh -c <command> inside the app's sandbox" }),
     trigger: t.expose("trigger", { type: RunTriggerEnum }),
+    cronJobId: t.exposeString("cronJobId", { nullable: true, description: "The cron job that started it (trigger cron)" }),
     status: t.expose("status", { type: RunStatusEnum }),
     exitCode: t.exposeInt("exitCode", { nullable: true, description: "The command's exit code, once it exited by itself" }),
     error: t.exposeString("error", { nullable: true, description: "Why it ended without an exit code of its own (timeout, cancel, platform restart)" }),

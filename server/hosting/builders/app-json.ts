@@ -1,13 +1,21 @@
-// app.json at the top of the project (Heroku's manifest): Slipway reads its "healthcheck" only. A bad one fails
-// the build with the field named, rather than deploying an app whose checks would not do what it asked.
+// app.json at the top of the project (Heroku's manifest, as Dokku reads it): Slipway reads its "healthcheck" and
+// its "cron" jobs. A bad one fails the build with the field named, rather than deploying an app whose checks or
+// jobs would not do what it asked.
 import { healthCheckProblems, toHealthCheckSpec, type HealthCheckSpec } from "../health-settings.ts";
+import { cronProblems, toCronEntries, type CronEntry } from "../cron/entries.ts";
 import { BuildError } from "./errors.ts";
 import { readProjectFile, readText } from "./files.ts";
 
-/** The app.json "healthcheck", defaults filled in; undefined when there is no app.json or it names none. */
-export async function appJsonHealthCheck(dir: string): Promise<HealthCheckSpec | undefined> {
+export interface AppJson {
+  healthcheck?: HealthCheckSpec;
+  /** Empty when app.json names no jobs. */
+  cron: CronEntry[];
+}
+
+/** What app.json asks for, defaults filled in; nothing when there is no app.json. */
+export async function readAppJson(dir: string): Promise<AppJson> {
   const text = await readProjectFile(dir, "app.json", 1024 ** 2);
-  if (!text) return undefined;
+  if (!text) return { cron: [] };
   let manifest: unknown;
   try {
     manifest = JSON.parse(readText(text));
@@ -15,9 +23,11 @@ export async function appJsonHealthCheck(dir: string): Promise<HealthCheckSpec |
     throw new BuildError(`app.json is not valid JSON (${(error as Error).message}).`);
   }
   if (typeof manifest !== "object" || manifest === null || Array.isArray(manifest)) throw new BuildError("app.json must hold a JSON object.");
-  const value = (manifest as Record<string, unknown>).healthcheck;
-  if (value === undefined || value === null) return undefined;
-  const problems = healthCheckProblems(value);
+  const { healthcheck, cron } = manifest as Record<string, unknown>;
+  const problems = [...(healthcheck == null ? [] : healthCheckProblems(healthcheck)), ...(cron == null ? [] : cronProblems(cron))];
   if (problems.length) throw new BuildError(`app.json ${problems.map((p) => `"${p.field}": ${p.message}`).join(" ")}`);
-  return toHealthCheckSpec(value as Record<string, unknown>);
+  return {
+    ...(healthcheck == null ? {} : { healthcheck: toHealthCheckSpec(healthcheck as Record<string, unknown>) }),
+    cron: cron == null ? [] : toCronEntries(cron as unknown[]),
+  };
 }

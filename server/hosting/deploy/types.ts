@@ -1,4 +1,5 @@
 import type { ResolvedPlan } from "../builders/types.ts";
+import type { CronEntry } from "../cron/entries.ts";
 import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
 import type { ServiceSupervisor } from "../service-supervisor.ts";
 import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
@@ -19,6 +20,8 @@ export interface DeployContext {
   /** The kept release, for a rollback. */
   rollbackOf?: Release;
   plan?: ResolvedPlan;
+  /** The release's app.json cron jobs, once detected; kept with it (Deployment.cron), a rollback keeps its own. */
+  cron?: CronEntry[];
   /** Records which builder builds the deployment, once detected. */
   recordBuilder(builder: string): Promise<void>;
   candidate?: Candidate;

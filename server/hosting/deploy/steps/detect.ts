@@ -1,5 +1,5 @@
 import { BuildError, detectBuild } from "../../builders/index.ts";
-import { appJsonHealthCheck } from "../../builders/app-json.ts";
+import { readAppJson } from "../../builders/app-json.ts";
 import { describeProbe } from "../../health-settings.ts";
 import { BUILD_CACHE_PATH } from "../../../platform/runtime/paths.ts";
 import type { Step } from "../types.ts";
@@ -15,11 +15,13 @@ export const detect: Step = {
     });
     ctx.log(`Detected a ${plan.builder} app.`);
     await ctx.recordBuilder(plan.builder);
-    const healthcheck = await appJsonHealthCheck(ctx.releaseDir);
+    const { healthcheck, cron } = await readAppJson(ctx.releaseDir);
     if (healthcheck && plan.web.kind === "process") {
       plan.web = { ...plan.web, healthcheck };
       ctx.log(`app.json: health check ${describeProbe(healthcheck)} every ${healthcheck.intervalSeconds} s (timeout ${healthcheck.timeoutSeconds} s).`);
     }
+    for (const job of cron) ctx.log(`app.json: cron job \`${job.command}\` on "${job.schedule}" (UTC, timeout ${job.timeoutSeconds} s).`);
+    ctx.cron = cron;
     ctx.plan = plan;
   },
 };

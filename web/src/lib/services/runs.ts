@@ -35,6 +35,18 @@ const CancelMutation = graphql(`
   }
 `);
 
+const RunCronJobMutation = graphql(`
+  mutation RunCronJob($slug: String!, $id: ID!) {
+    runCronJob(slug: $slug, id: $id) {
+      __typename
+      ... on Run {
+        id
+      }
+      ...ErrorFields
+    }
+  }
+`);
+
 /** Starts the run; the form shows a Problem (its fields: command, timeoutSeconds) in place. */
 export async function startRun(slug: string, run: NewRun): Promise<Outcome<{ id: string }>> {
   const started = await mutate(StartMutation, { slug, input: run }, "startRun", ["Run"]);
@@ -46,4 +58,10 @@ export async function cancelRun(slug: string, id: string): Promise<Outcome> {
   if (!canceled.ok) return failed(canceled.problem, "Could not cancel the run.");
   toast.success("Canceled the run: it was stopped with every process it started.");
   return done;
+}
+
+/** Runs a cron job now (a run of trigger cron); its id, for the page to show its output. */
+export async function runCronJob(slug: string, id: string): Promise<Outcome<{ id: string }>> {
+  const started = await mutate(RunCronJobMutation, { slug, id }, "runCronJob", ["Run"]);
+  return started.ok ? started : failed(started.problem, "Could not run the cron job.");
 }
