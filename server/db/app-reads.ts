@@ -11,8 +11,8 @@ import type { AppRow } from "../services/apps.ts";
 import type { Sql } from "./sql.ts";
 
 const COLUMNS = [
-  "id", "slug", "name", "description", "status", "repo", "branch", "autoDeploy", "previews", "instances", "healthcheck",
-  "githubToken", "previewOfId", "ownerId", "liveDeploymentId", "createdAt", "updatedAt",
+  "id", "slug", "name", "description", "status", "repo", "branch", "autoDeploy", "previews", "instances", "formation",
+  "healthcheck", "githubToken", "previewOfId", "ownerId", "liveDeploymentId", "createdAt", "updatedAt",
 ] as const satisfies readonly (keyof AppRow)[];
 
 // Every column of the model, no more: a column added to App without this list fails to compile (below).
@@ -26,8 +26,9 @@ const LIST_VERSION = `SELECT "version" FROM "AppListVersion" WHERE "ownerId" = ?
 /** Owners whose first page is kept; the least recently read is dropped beyond this. */
 const KEPT_OWNERS = 1000;
 
-type RawApp = Omit<AppRow, "autoDeploy" | "previews" | "createdAt" | "updatedAt" | "healthcheck"> & {
+type RawApp = Omit<AppRow, "autoDeploy" | "previews" | "createdAt" | "updatedAt" | "healthcheck" | "formation"> & {
   healthcheck: AppRow["healthcheck"] | string;
+  formation: AppRow["formation"] | string;
   autoDeploy: boolean | number;
   previews: boolean | number;
   createdAt: Date | string | number;
@@ -55,6 +56,7 @@ const decoded = (row: RawApp): AppRow =>
     previews: Boolean(row.previews),
     // SQLite hands JSON back as its text; PostgreSQL's driver parses it.
     healthcheck: typeof row.healthcheck === "string" ? JSON.parse(row.healthcheck) : row.healthcheck,
+    formation: typeof row.formation === "string" ? JSON.parse(row.formation) : row.formation,
     createdAt: date(row.createdAt),
     updatedAt: date(row.updatedAt),
   });

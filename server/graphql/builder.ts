@@ -21,6 +21,7 @@ export const builder = new SchemaBuilder<{
     DateTime: { Input: Date; Output: Date };
     Bytes: { Input: bigint; Output: bigint | number };
     EnvVars: { Input: unknown; Output: Record<string, string> };
+    Formation: { Input: unknown; Output: Record<string, number> };
   };
 }>({
   plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, ComplexityPlugin],

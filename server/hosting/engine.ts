@@ -23,6 +23,9 @@ import { createHostingState, type AppStatus, type HostingState } from "./state.t
 import { ServiceSupervisor } from "./service-supervisor.ts";
 import { AppSupervisor, systemClock, type Clock, type Release } from "./supervisor.ts";
 import { HealthSettings } from "./health-settings.ts";
+import { AppWorkers, type Formation, type ProcessStatus } from "./processes/workers.ts";
+import { processEnv } from "./builders/types.ts";
+import { randomUUID } from "node:crypto";
 
 /** What keeps an app's live release running: Slipway's own supervisor, or an orchestrator's service. */
 type Runner = AppSupervisor | ServiceSupervisor;
@@ -61,6 +64,8 @@ export interface EngineDeps {
    * live, so that whoever sees it live sees its jobs too.
    */
   goingLive?(appId: string, cron: CronEntry[]): Promise<void>;
+  /** The app owner's maxInstances (web and the Procfile's other types count against it together). */
+  maxInstancesOf?(appId: string): Promise<number>;
   /** Unexpected failures (never user errors): the server's logger. */
   onError(error: unknown, message: string): void;
 }
@@ -79,6 +84,8 @@ export class HostingEngine {
   private readonly state: HostingState;
   private readonly queue: DeployQueue;
   private readonly supervisors = new Map<string, Runner>();
+  /** Each app's process types beside web (worker, clock, …): every runtime but an orchestrator. */
+  private readonly workers = new Map<string, AppWorkers>();
   private readonly redactors = new Map<string, Redact>();
   /** Deployments past their route switch and not yet finished: no longer cancelable. */
   private readonly switched = new Set<string>();
@@ -145,6 +152,7 @@ export class HostingEngine {
         this.routes.unavailable(app.slug, "STOPPED");
         continue;
       }
+      this.runWorkers(app, release, app.formation as Formation | null);
       if (adopted.has(app.id)) continue;
       this.routes.unavailable(app.slug, "DEPLOYING");
       const supervisor = this.supervisorOf(app);
@@ -194,10 +202,21 @@ export class HostingEngine {
     return this.queue.cancel(appId, deploymentId);
   }
 
-  /** The live release's supervisor state, for the app's details. */
-  runtime(appId: string): { restarts: number; running: boolean; processes: ReplicaStatus[] } {
+  /** The live release's supervisor state, for the app's details: web's instances, and the other types'. */
+  runtime(appId: string): { restarts: number; running: boolean; processes: ReplicaStatus[]; workers: ProcessStatus[] } {
     const supervisor = this.supervisors.get(appId);
-    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.running, processes: supervisor?.processes() ?? [] };
+    const workers = this.workers.get(appId)?.status() ?? [];
+    return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.running, processes: supervisor?.processes() ?? [], workers };
+  }
+
+  /** The process types beside web that the app's live release runs now. */
+  workerTypes(appId: string): string[] {
+    return this.workers.get(appId)?.types ?? [];
+  }
+
+  /** Runs `quantity` instances of a type beside web of the live release (web scales through scale()). */
+  scaleWorkers(app: { id: string }, type: string, quantity: number): Promise<void> {
+    return this.workers.get(app.id)?.scale(type, quantity) ?? Promise.resolve();
   }
 
   /** Runs `instances` instances of the app's live release (remembered for the next start when none runs). */
@@ -211,16 +230,17 @@ export class HostingEngine {
   }
 
   async stop(app: { id: string; slug: string }): Promise<void> {
-    await this.supervisorOf(app).stop();
+    await Promise.all([this.supervisorOf(app).stop(), this.workers.get(app.id)?.stop()]);
     await this.state.setAppStatus(app.id, "STOPPED");
   }
 
   /** Starts the live release again (a fresh instance takes over once it answers). */
-  async restart(app: { id: string; slug: string }, live: { id: string; releasePath: string | null; web: unknown }): Promise<void> {
+  async restart(app: { id: string; slug: string }, live: { id: string; releasePath: string | null; web: unknown; processes?: unknown }): Promise<void> {
     const release = releaseOf(live);
     if (!release) throw new DeployError("The live release is no longer kept on disk: deploy again.");
     const supervisor = this.supervisorOf(app);
     this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting." });
+    this.runWorkers(app, release, await this.formationOf(app.id));
     await supervisor.bringBack(release);
   }
 
@@ -232,6 +252,7 @@ export class HostingEngine {
     const release = supervisor?.liveRelease;
     if (!supervisor?.running || !release) return;
     this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting with the new environment variables." });
+    this.runWorkers(app, release, await this.formationOf(app.id));
     void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
   }
 
@@ -252,12 +273,13 @@ export class HostingEngine {
     const supervisor = this.supervisors.get(app.id);
     const release = supervisor?.liveRelease;
     const running = !!supervisor?.running && !!release;
-    if (running) await supervisor!.stop();
+    if (running) await Promise.all([supervisor!.stop(), this.workers.get(app.id)?.stop()]);
     try {
       return await fn();
     } finally {
       if (running) {
         this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release!.deploymentId, line: "Restarting after a database restore." });
+        this.runWorkers(app, release!, await this.formationOf(app.id));
         await supervisor!.bringBack(release!);
       }
     }
@@ -267,8 +289,9 @@ export class HostingEngine {
   async remove(app: { id: string; slug: string }): Promise<void> {
     await this.queue.drop(app.id);
     const supervisor = this.supervisors.get(app.id);
-    await (supervisor instanceof ServiceSupervisor ? supervisor.remove() : supervisor?.stop());
+    await Promise.all([supervisor instanceof ServiceSupervisor ? supervisor.remove() : supervisor?.stop(), this.workers.get(app.id)?.stop()]);
     this.supervisors.delete(app.id);
+    this.workers.delete(app.id);
     this.redactors.delete(app.id);
     this.health.forget(app.id);
     this.routes.remove(app.slug);
@@ -282,6 +305,8 @@ export class HostingEngine {
     // An orchestrator's services, and the instances of a driver that adopts them, keep running: the next boot adopts them.
     const keeps = !!this.deps.driver.adopt;
     await Promise.all([...this.supervisors.values()].map((s) => (s instanceof ServiceSupervisor ? s.close() : keeps ? s.detach() : s.stop().catch(() => {}))));
+    // Workers hold no traffic to keep: they stop with the platform and start again at boot.
+    await Promise.all([...this.workers.values()].map((w) => w.stop().catch(() => {})));
     await this.deps.driver.close();
     await this.logs.close();
   }
@@ -340,6 +365,56 @@ export class HostingEngine {
     return supervisor;
   }
 
+  /** The app's process types beside web, created on first use (never on an orchestrator, which runs none yet). */
+  private workersOf(app: { id: string; slug: string }): AppWorkers | null {
+    if (this.deps.driver.orchestrator) return null;
+    let workers = this.workers.get(app.id);
+    if (!workers) {
+      const { options } = this.deps;
+      workers = new AppWorkers({
+        spawn: (release, type, index) => this.spawnWorker(app, release, type, index),
+        clock: this.deps.clock ?? systemClock,
+        backoff: options.backoff,
+        stopGraceMs: options.stopGraceMs,
+        log: (line, release) => this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line }),
+        changed: () => void this.state.changed(app.id),
+      });
+      this.workers.set(app.id, workers);
+    }
+    return workers;
+  }
+
+  /** (Re)starts the release's process types beside web, in the background; a failure is the operator's to read. */
+  private runWorkers(app: { id: string; slug: string }, release: Release, formation: Formation | null): void {
+    void this.workersOf(app)?.roll(release, formation).catch((error) => this.deps.onError(error, `starting the workers of app ${app.slug}`));
+  }
+
+  private async formationOf(appId: string): Promise<Formation | null> {
+    const app = await this.deps.db.app.findUnique({ where: { id: appId }, select: { formation: true } });
+    return (app?.formation as Formation | null) ?? null;
+  }
+
+  /** One instance of a process type beside web: sandboxed like web, without PORT or traffic, logged as type.N. */
+  private async spawnWorker(app: { id: string; slug: string }, release: Release, type: string, index: number) {
+    const name = `${type}.${index}`;
+    const log = processLog(this.logs, { appId: app.id, kind: "runtime", deploymentId: release.deploymentId, process: name }, () => this.redactors.get(app.id) ?? ((l) => l));
+    const instance = await this.deps.driver.start({
+      appKey: app.id,
+      instanceId: randomUUID(),
+      index,
+      process: type,
+      workDir: release.dir,
+      dataDir: this.paths.data(app.id),
+      argv: release.processes?.[type] ?? [],
+      env: { ...processEnv(release.web, await this.envOf(app.id)), DYNO: name },
+      limits: this.deps.options.limits,
+      onOutput: log.sink,
+      release: releaseRef(app.slug, release.dir),
+    });
+    void instance.exited.then(() => log.end());
+    return instance;
+  }
+
   /** The app's env vars (what its processes see), refreshing the redactor of its logs on the way. */
   private async envOf(appId: string): Promise<Record<string, string>> {
     const vars = await this.deps.db.envVar.findMany({ where: { appId }, select: { key: true, value: true } });
@@ -382,8 +457,12 @@ export class HostingEngine {
         env: await this.envOf(appId),
         log: log.system,
         output: log.sink,
+        processOutput: (process) => processLog(this.logs, { appId, kind: "build", deploymentId, process }, () => this.redactors.get(appId) ?? ((l) => l)),
         driver: this.deps.driver,
         ...(supervisor instanceof ServiceSupervisor ? { service: supervisor } : { supervisor }),
+        workers: this.workersOf(app) ?? undefined,
+        formation: deployment.app.formation as Formation | null,
+        ...(this.deps.maxInstancesOf ? { maxInstances: () => this.deps.maxInstancesOf!(appId) } : {}),
         buildLimits: this.deps.options.buildLimits,
         build: { ...this.deps.options.build, cacheDir: this.paths.cache(appId) },
       };
@@ -396,7 +475,7 @@ export class HostingEngine {
       const steps = rollbackOf ? (orchestrated ? rollOutRelease : restartRelease) : orchestrated ? buildAndRollOut : buildAndRelease;
       await runPipeline(steps, ctx, timings, (step) => {
         if (step === "start") return this.state.updateDeployment(appId, deploymentId, { status: "STARTING" });
-        if (step === "retire") this.switched.add(deploymentId);
+        if (ctx!.replaced !== undefined) this.switched.add(deploymentId);
       });
     } catch (error) {
       log.end();
@@ -417,6 +496,7 @@ export class HostingEngine {
         releasePath: ctx!.releaseDir,
         web: rollbackOf?.web ?? ctx!.plan!.web,
         cron: ctx!.cron ?? [],
+        processes: rollbackOf ? (rollbackOf.processes ?? null) : (ctx!.plan!.processes ?? null),
         steps: timings,
         superseded: previousLive !== deploymentId ? previousLive : null,
         app: "RUNNING",

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Instance, ReleaseRef } from "../platform/runtime/types.ts";
 import type { Upstream } from "./router/types.ts";
 import type { ProcessLog } from "./logs/sink.ts";
-import type { WebProcess } from "./builders/types.ts";
+import type { ProcessCommands, WebProcess } from "./builders/types.ts";
 import type { Release } from "./supervisor.ts";
 
 export type ReplicaHealth = "starting" | "healthy" | "unhealthy";
@@ -64,7 +64,8 @@ export function releaseRef(slug: string, dir: string): ReleaseRef {
 }
 
 /** The release a deployment row keeps on disk, or null when it has none (never built, or pruned). */
-export function releaseOf(deployment: { id: string; releasePath: string | null; web: unknown } | null | undefined): Release | null {
+export function releaseOf(deployment: { id: string; releasePath: string | null; web: unknown; processes?: unknown } | null | undefined): Release | null {
   if (!deployment?.releasePath || !deployment.web) return null;
-  return { deploymentId: deployment.id, dir: deployment.releasePath, web: deployment.web as WebProcess };
+  const processes = deployment.processes ? { processes: deployment.processes as ProcessCommands } : {};
+  return { deploymentId: deployment.id, dir: deployment.releasePath, web: deployment.web as WebProcess, ...processes };
 }

@@ -17,6 +17,8 @@ export interface DeploymentUpdate {
   web?: unknown;
   /** The release's app.json cron jobs. */
   cron?: unknown[];
+  /** The release's process types beside web (type → argv). */
+  processes?: Record<string, string[]> | null;
   commit?: string;
   commitMessage?: string;
   builder?: string;
@@ -61,8 +63,15 @@ function appData(status: AppStatus, liveDeploymentId: string | null | undefined)
   return { status, ...(liveDeploymentId !== undefined ? { liveDeploymentId } : {}) };
 }
 
-function deploymentData({ web, cron, steps, failureOutput, ...rest }: DeploymentUpdate) {
-  return { ...rest, ...(steps ? { steps } : {}), ...(web ? { web: web as object } : {}), ...(cron ? { cron: cron as object[] } : {}), ...(failureOutput ? { failureOutput } : {}) };
+function deploymentData({ web, cron, processes, steps, failureOutput, ...rest }: DeploymentUpdate) {
+  return {
+    ...rest,
+    ...(steps ? { steps } : {}),
+    ...(web ? { web: web as object } : {}),
+    ...(cron ? { cron: cron as object[] } : {}),
+    ...(processes ? { processes } : {}),
+    ...(failureOutput ? { failureOutput } : {}),
+  };
 }
 
 export type HostingState = ReturnType<typeof createHostingState>;

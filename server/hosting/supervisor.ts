@@ -4,7 +4,7 @@
 // CRASHED only while none serves. The back-off resets after a healthy period and on a new release. Scaling
 // starts instances and adds them to the route once they answer, or takes them out of the route, drains and
 // stops them. Runtime state (instances, crash counts, timers) lives here, in memory, never in the database.
-import { processEnv, type WebProcess } from "./builders/types.ts";
+import { processEnv, type ProcessCommands, type WebProcess } from "./builders/types.ts";
 import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
 import { describeExit, waitUntilHealthy } from "./health.ts";
@@ -28,6 +28,8 @@ export interface Release {
   deploymentId: string;
   dir: string;
   web: WebProcess;
+  /** The Procfile's types beside web (hosting/processes/workers.ts runs them). */
+  processes?: ProcessCommands;
 }
 
 export interface SupervisorDeps {
@@ -352,7 +354,8 @@ export class AppSupervisor {
       workDir: release.dir,
       dataDir: this.deps.dataDirOf(this.app.id),
       argv: release.web.kind === "static" ? [] : release.web.argv,
-      env: processEnv(release.web, env ?? (await this.deps.envOf(this.app.id))),
+      // DYNO, as on Heroku: which instance it is.
+      env: { ...processEnv(release.web, env ?? (await this.deps.envOf(this.app.id))), DYNO: replicaName(index) },
       limits: this.deps.limits,
       onOutput: log.sink,
       release: releaseRef(this.app.slug, candidate.release.dir),

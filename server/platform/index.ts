@@ -70,6 +70,10 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     driver,
     onError,
     goingLive: (appId, cron) => syncCronJobs(db, appId, cron),
+    maxInstancesOf: async (appId) => {
+      const app = await db.app.findUniqueOrThrow({ where: { id: appId }, select: { ownerId: true } });
+      return (await services.accounts.quotaOf(app.ownerId)).maxInstances;
+    },
     options: {
       dataDir: config.dataDir,
       ...config.hosting,

@@ -76,7 +76,7 @@ export function registerRestRoutes(app: FastifyInstance, platform: Platform, sch
         const domainError = asDomainError(value, errorTypes);
         if (domainError) throw domainError;
         if (route.status === 204) return reply.status(204).send();
-        return reply.status(route.status ?? 200).send(withoutTypename(value));
+        return reply.status(route.status ?? 200).send(withoutTypename(successData(value)));
       },
     });
   }
@@ -145,4 +145,10 @@ function fromGraphQLError(error: GraphQLError): AppError {
   if (unknown) return new InvalidRequestError(`${unknown[1]} is not a field this route accepts.`, { [unknown[1]]: "Unknown field." });
   if (/was not provided|to be an object|must not be null/.test(message)) return new InvalidRequestError("Send a JSON object as the request body.");
   return new InvalidRequestError(message.replace(/^Variable "\$\w+" got invalid value .*?; /, ""));
+}
+
+/** A mutation with errors that answers a list wraps it ({__typename: "…Success", data: […]}): REST answers the list. */
+function successData(value: unknown): unknown {
+  const wrapped = value as { __typename?: string; data?: unknown } | null;
+  return typeof wrapped?.__typename === "string" && wrapped.__typename.endsWith("Success") && "data" in wrapped ? wrapped.data : value;
 }

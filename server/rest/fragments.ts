@@ -19,7 +19,8 @@ export const fragments: Record<string, string> = {
   DomainFields: `fragment DomainFields on Domain { hostname verified verifiedAt certificate
     dnsRecord { type name value } txtRecord { type name value } challengeUrl createdAt }`,
   FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
-  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance runId line }`,
+  LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance process runId line }`,
+  ProcessFields: `fragment ProcessFields on Process { type command quantity instances { index name instanceId state startedAt restarts } }`,
   RunFields: `fragment RunFields on Run { id command trigger cronJobId status exitCode error timeoutSeconds deploymentId createdAt startedAt finishedAt durationMs }`,
   CronJobFields: `fragment CronJobFields on CronJob { id command schedule timeoutSeconds nextRunAt lastRun { ...RunFields } }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus

@@ -31,6 +31,8 @@ const SCALARS: Record<string, JsonSchema> = {
   Boolean: { type: "boolean" },
   DateTime: { type: "string", format: "date-time" },
   Bytes: { type: "integer", minimum: 0 },
+  EnvVars: { type: "object", additionalProperties: { type: "string" } },
+  Formation: { type: "object", additionalProperties: { type: "integer", minimum: 0 } },
 };
 
 function nullable(schema: JsonSchema): JsonSchema {

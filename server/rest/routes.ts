@@ -8,7 +8,8 @@ import { appsRoutes } from "./routes/apps.ts";
 import { dataRoutes } from "./routes/data.ts";
 import { domainsRoutes } from "./routes/domains.ts";
 import { runsRoutes } from "./routes/runs.ts";
+import { processRoutes } from "./routes/processes.ts";
 import { cronRoutes } from "./routes/cron.ts";
 
 // One file per domain under routes/; this order is the OpenAPI document's.
-export const routes: RestRoute[] = [...accountRoutes, ...oauthRoutes, ...appsRoutes, ...runsRoutes, ...cronRoutes, ...dataRoutes, ...domainsRoutes, ...adminRoutes];
+export const routes: RestRoute[] = [...accountRoutes, ...oauthRoutes, ...appsRoutes, ...processRoutes, ...runsRoutes, ...cronRoutes, ...dataRoutes, ...domainsRoutes, ...adminRoutes];

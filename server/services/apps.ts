@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../errors.ts";
 import { Prisma } from "../generated/sqlite/client.ts";
 import { healthCheckProblems, toHealthCheckSpec, type HealthProbe } from "../hosting/health-settings.ts";
+import { quantityOf, type Formation } from "../hosting/processes/workers.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import { appTopic } from "../hosting/state.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
@@ -129,8 +130,11 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       const instances = input.instances;
       if (instances != null && instances > app.instances) {
         const quota = await accounts.quotaOf(ownerId);
-        if (instances > quota.maxInstances) {
-          throw new QuotaExceededError(`Your apps may run up to ${quota.maxInstances} instances each, not ${instances}. Scale to ${quota.maxInstances} or fewer, or ask for a higher maxInstances limit.`);
+        // The other process types of its live release count too (PATCH …/formation scales them).
+        const others = engine.workerTypes(app.id).reduce((sum, type) => sum + quantityOf(app.formation as Formation | null, type), 0);
+        if (instances + others > quota.maxInstances) {
+          const besides = others ? ` besides its ${others} other process instance${others === 1 ? "" : "s"}` : "";
+          throw new QuotaExceededError(`Your apps may run up to ${quota.maxInstances} instances each, not ${instances}${besides}. Scale to ${quota.maxInstances - others} or fewer, or ask for a higher maxInstances limit.`);
         }
       }
       const updated = await db.app.update({ where: { id: app.id }, data });

@@ -37,6 +37,7 @@ import type { Provisioners } from "../platform/databases/index.ts";
 import { createBackupService } from "./backups.ts";
 import { createResourceService } from "./resources.ts";
 import { createRunService } from "./runs.ts";
+import { createProcessService } from "./processes.ts";
 import { createCronService } from "./cron.ts";
 import type { OneOffRuns } from "../hosting/runs/runner.ts";
 import { createSealer } from "./sealed.ts";
@@ -102,6 +103,7 @@ export function createServices(deps: ServiceDeps) {
     domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit }),
     deployments,
     runs,
+    processes: createProcessService({ db, apps, accounts, engine }),
     cron: createCronService({ db, apps, runs, now: deps.now }),
     logs: createLogService({ apps, deployments, runs, engine }),
     uploads,

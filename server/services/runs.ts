@@ -4,6 +4,7 @@
 import type { Db } from "../db/client.ts";
 import { ConflictError, NotFoundError, QuotaExceededError } from "../errors.ts";
 import { releaseOf } from "../hosting/replicas.ts";
+import { quantityOf, type Formation } from "../hosting/processes/workers.ts";
 import { FINISHED_RUN, type RunStatus } from "../hosting/runs/outcome.ts";
 import type { OneOffRuns } from "../hosting/runs/runner.ts";
 import type { Release } from "../hosting/supervisor.ts";
@@ -36,7 +37,10 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
   /** The app's instances (a static site has none) and its unfinished runs, plus this one, within maxInstances. */
   async function checkQuota(ownerId: string, app: AppRow, release: Release): Promise<void> {
     const { maxInstances } = await accounts.quotaOf(ownerId);
-    const instances = INSTANCES_RUN.has(app.status) && release.web.kind === "process" ? app.instances : 0;
+    const running = INSTANCES_RUN.has(app.status);
+    const web = running && release.web.kind === "process" ? app.instances : 0;
+    const others = running ? Object.keys(release.processes ?? {}).reduce((sum, type) => sum + quantityOf(app.formation as Formation | null, type), 0) : 0;
+    const instances = web + others;
     const runs = await db.run.count({ where: { appId: app.id, status: { in: UNFINISHED } } });
     if (instances + runs + 1 > maxInstances) {
       throw new QuotaExceededError(

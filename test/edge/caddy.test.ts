@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { configWarnings, ConfigError, loadConfig } from "../../server/config.ts";
 import { adminRequest, createCaddyEdge } from "../../server/platform/edge/caddy.ts";
-import { deploy, FIXTURES, requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
+import { deploy, FIXTURES, requestApp, uploadZip, waitFor, waitForDeployment, webInstances, zipFolder } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { freePort, startServer, type TestServer } from "../helpers/server.ts";
 
@@ -370,7 +370,7 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
 
       expect((await owner.request("PATCH", `/api/apps/${dnsSlug}`, { json: { instances: 2 } })).status).toBe(200);
       await waitFor(async () => {
-        const processes = (await owner.get(`/api/apps/${dnsSlug}`)).body.processes as { state: string }[];
+        const processes = webInstances((await owner.get(`/api/apps/${dnsSlug}`)).body);
         return processes.length === 2 && processes.every((p) => p.state === "HEALTHY");
       }, 30_000, "2 healthy instances");
       // The API answered before the instance started: Caddy looks the app up again within its refresh (250 ms).
@@ -399,7 +399,7 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     expect((await deploy(owner, scaled, await zipFolder(null, app))).status).toBe("LIVE");
     expect((await owner.request("PATCH", `/api/apps/${scaled}`, { json: { instances: 2 } })).status).toBe(200);
     await waitFor(async () => {
-      const processes = (await owner.get(`/api/apps/${scaled}`)).body.processes as { state: string }[];
+      const processes = webInstances((await owner.get(`/api/apps/${scaled}`)).body);
       return processes.length === 2 && processes.every((p) => p.state === "HEALTHY");
     }, 30_000, "2 healthy instances");
     const config = JSON.parse((await adminRequest(admin, "GET", "/config/apps/http/servers/slipway/routes")).body) as { match?: { host: string[] }[]; handle: { upstreams?: unknown[]; dynamic_upstreams?: unknown; load_balancing?: unknown }[] }[];
@@ -417,7 +417,7 @@ describe.skipIf(!HAS_CADDY)("EDGE=caddy with a real Caddy (EDGE_TLS=internal)", 
     }
     expect(bodies.size).toBe(2);
     expect((await owner.request("PATCH", `/api/apps/${scaled}`, { json: { instances: 1 } })).status).toBe(200);
-    await waitFor(async () => ((await owner.get(`/api/apps/${scaled}`)).body.processes as unknown[]).length === 1, 10_000, "1 instance");
+    await waitFor(async () => webInstances((await owner.get(`/api/apps/${scaled}`)).body).length === 1, 10_000, "1 instance");
     // The removed instance leaves Caddy's rotation within its DNS refresh, and stops only after (every answer 200).
     const last: string[] = [];
     await waitFor(async () => {

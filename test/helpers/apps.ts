@@ -97,3 +97,17 @@ export function request(
 export function requestApp(baseUrl: string, host: string, pathname = "/", options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<AppAnswer> {
   return request(baseUrl, `${host}:${new URL(baseUrl).port}`, pathname, options);
 }
+
+export interface InstanceView {
+  index: number;
+  name: string;
+  instanceId: string | null;
+  state: string;
+  startedAt: string | null;
+  restarts: number;
+}
+
+/** An app's web instances as its details show them (App.processes, type web). */
+export function webInstances(app: { processes: { type: string; instances: InstanceView[] }[] }): InstanceView[] {
+  return app.processes.find((p) => p.type === "web")?.instances ?? [];
+}

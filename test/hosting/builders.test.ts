@@ -190,7 +190,7 @@ describe("static builder", () => {
 });
 
 describe("procfile builder", () => {
-  it("runs web and release as the user's own command lines through /bin/sh -c; the release phase writes its file", async () => {
+  it("runs web, release and the other types as the user's own command lines through /bin/sh -c; the release phase writes its file", async () => {
     const dir = await release("procfile", "procfile");
     const { plan, log } = await detect(dir);
     expect(plan).toEqual({
@@ -198,8 +198,9 @@ describe("procfile builder", () => {
       steps: [],
       release: ["/bin/sh", "-c", "node release.js"],
       web: { kind: "process", argv: ["/bin/sh", "-c", "node web.js"] },
+      processes: { worker: ["/bin/sh", "-c", "node worker.js"] },
     });
-    expect(log.join("\n")).toMatch(/ignoring worker/);
+    expect(log).toContain("Procfile: worker runs beside web (1 instance each unless scaled: slipway ps:scale worker=2).");
     await runSteps(plan, dir);
     expect(await fs.readFile(path.join(dir, "released.txt"), "utf8")).toMatch(/^released at /);
     expect(await serve(plan, dir)).toMatch(/^hello from procfile \(released at /);

@@ -3,7 +3,7 @@
 // running app; and no health-check request in the runtime log.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client } from "../helpers/client.ts";
-import { deploy, requestApp, waitFor, zipFolder } from "../helpers/apps.ts";
+import { deploy, requestApp, waitFor, webInstances, zipFolder } from "../helpers/apps.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -110,7 +110,7 @@ describe("the default check", () => {
     expect((await deploy(owner, slug, await zipFolder(null, files(TCP_ONLY_APP)))).status).toBe("LIVE");
     const app = (await owner.get(`/api/apps/${slug}`)).body;
     expect(app.effectiveHealthcheck).toEqual({ path: null, intervalSeconds: 5, timeoutSeconds: 2, source: "DEFAULT" });
-    expect(app.processes.map((p: { state: string }) => p.state)).toEqual(["HEALTHY"]);
+    expect(webInstances(app).map((p) => p.state)).toEqual(["HEALTHY"]);
   });
 });
 

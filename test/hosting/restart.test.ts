@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
 import { LABEL, createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
 import { Client } from "../helpers/client.ts";
-import { deploy, requestApp, uploadZip, waitFor, zipFolder } from "../helpers/apps.ts";
+import { deploy, requestApp, uploadZip, waitFor, webInstances, zipFolder } from "../helpers/apps.ts";
 import { createPostgresDatabase, freePort } from "../helpers/server.ts";
 import { TEST_RUNTIME, removeDockerLeftovers, runtimeEnv } from "../helpers/runtime.ts";
 
@@ -153,7 +153,7 @@ describe("a platform killed and started again", () => {
     expect((await owner.request("PATCH", "/api/apps/greeter", { json: { instances: 2 } })).status).toBe(200);
     const healthy = () =>
       waitFor(async () => {
-        const processes = (await owner.get("/api/apps/greeter")).body.processes as { index: number; instanceId: string; state: string }[];
+        const processes = webInstances((await owner.get("/api/apps/greeter")).body);
         return processes.length === 2 && processes.every((p) => p.state === "HEALTHY") && processes;
       }, 30_000, "two healthy instances of greeter");
     const [web1, web2] = await healthy();

@@ -38,7 +38,7 @@ interface Process {
 async function processes(slug: string): Promise<Process[]> {
   const res = await owner.get(`/api/apps/${slug}`);
   if (res.status !== 200) throw new Error(`GET /api/apps/${slug}: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.processes;
+  return res.body.processes.find((p: { type: string }) => p.type === "web")?.instances ?? [];
 }
 const healthy = async (slug: string, n: number) => {
   const list = await processes(slug);

@@ -1,7 +1,6 @@
 // Apps: the hosted applications a user owns, their status live, and stop/restart/delete.
 // REST: /api/apps, /api/apps/:slug, /stop, /restart.
 import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../../errors.ts";
-import type { ReplicaStatus } from "../../hosting/replicas.ts";
 import { builder } from "../builder.ts";
 import { acting } from "../context.ts";
 import { pageArgs, pageCost, pageOf } from "../pages.ts";
@@ -40,23 +39,6 @@ const GitHubWebhookInfo = builder.objectRef<{ payloadUrl: string; secretConfigur
   }),
 });
 
-const AppProcessStateEnum = builder.enumType("AppProcessState", {
-  description: "STARTING: not answering yet; HEALTHY: in rotation; UNHEALTHY: failed its health checks, out of rotation; CRASHED: exited, restarting after its back-off",
-  values: ["STARTING", "HEALTHY", "UNHEALTHY", "CRASHED"] as const,
-});
-
-const AppProcess = builder.objectRef<ReplicaStatus>("AppProcess").implement({
-  description: "One instance of an app's web process (web.1, web.2, …)",
-  fields: (t) => ({
-    index: t.exposeInt("index", { description: "1 for web.1: log lines carry it as LogLine.instance" }),
-    name: t.string({ resolve: (p) => `web.${p.index}` }),
-    instanceId: t.string({ nullable: true, description: "The runtime's id of the running instance; null while it restarts", resolve: (p) => p.instanceId || null }),
-    state: t.field({ type: AppProcessStateEnum, resolve: (p) => p.state.toUpperCase() as "STARTING" | "HEALTHY" | "UNHEALTHY" | "CRASHED" }),
-    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
-    restarts: t.exposeInt("restarts", { description: "Failures in a row of this instance (reset after a healthy period and on a new release)" }),
-  }),
-});
-
 export const App = builder.prismaObject("App", {
   description: "An application hosted at <slug>.<APPS_DOMAIN>",
   fields: (t) => ({
@@ -69,12 +51,7 @@ export const App = builder.prismaObject("App", {
     branch: t.exposeString("branch"),
     autoDeploy: t.exposeBoolean("autoDeploy", { description: "Deploy on every push to the branch" }),
     previews: t.exposeBoolean("previews", { description: "Deploy pull requests as preview apps" }),
-    instances: t.exposeInt("instances", { description: "How many instances of the web process should run (PATCH it to scale; at most Quota.maxInstances)" }),
-    processes: t.field({
-      type: [AppProcess],
-      description: "The live release's instances as they run now (empty for a static site, a stopped app, or before the first deploy)",
-      resolve: (app, _args, ctx) => ctx.services.apps.runtime(app.id).processes,
-    }),
+    instances: t.exposeInt("instances", { description: "How many instances of the web process should run (PATCH it, or scaleProcesses; with the other process types at most Quota.maxInstances)" }),
     hasGitHubToken: t.boolean({ description: "A GitHub token is set for cloning the repository (it is never shown back)", resolve: (app) => app.githubToken !== null }),
     previewOf: t.relation("previewOf", { nullable: true, description: "For a preview app (pr-<n>-<slug>): the app whose pull request it deploys" }),
     previewApps: t.relation("previewApps", { description: "The app's preview apps, one per open pull request", query: { orderBy: { createdAt: "asc" } } }),

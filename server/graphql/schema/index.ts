@@ -12,6 +12,7 @@ import "./deployments.ts";
 import "./env.ts";
 import "./domains.ts";
 import "./logs.ts";
+import "./processes.ts";
 import "./runs.ts";
 import "./cron.ts";
 import "./quota-requests.ts";

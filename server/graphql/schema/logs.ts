@@ -23,6 +23,11 @@ const LogLine = builder
         resolve: (line) => line.instance ?? null,
       }),
       runId: t.string({ nullable: true, description: "The one-off run whose output it is (kind run)", resolve: (line) => line.runId ?? null }),
+      process: t.string({
+        nullable: true,
+        description: "The process that wrote it: web.1, worker.2, release, run.<id>, cron.<id>; null for Slipway's own lines and the build's",
+        resolve: (line) => line.process ?? null,
+      }),
       line: t.exposeString("line"),
     }),
   });

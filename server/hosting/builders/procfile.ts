@@ -3,7 +3,8 @@
 // the project's other files still builds it, and its `web:` line replaces the builder's default. A Procfile with
 // no language beside it (a shell script, a binary) is built by nothing and run as written. The commands are the
 // user's own shell command lines, run as ["/bin/sh", "-c", line] inside their sandbox: no platform-side shell
-// ever sees them. Other process types (worker, …) are ignored with a log line.
+// ever sees them. Every other type (worker, clock, any name) runs beside web as processes of its own, without PORT
+// or traffic.
 import { BuildError } from "./errors.ts";
 import { hasProjectFile, readProjectFile, readText } from "./files.ts";
 import type { BuildContext, BuildPlan, Builder, ResolvedPlan } from "./types.ts";
@@ -15,12 +16,12 @@ export async function readProcfile(ctx: Pick<BuildContext, "dir" | "log">): Prom
   const text = await readProjectFile(ctx.dir, "Procfile", 64 * 1024);
   if (!text) return null;
   const processes = parseProcfile(readText(text));
-  const ignored = [...processes.keys()].filter((type) => type !== "web" && type !== "release");
-  if (ignored.length) ctx.log(`Procfile: ignoring ${ignored.join(", ")}; Slipway runs web, and release before each switch.`);
+  const others = otherTypes(processes);
+  if (others.length) ctx.log(`Procfile: ${others.join(", ")} run${others.length === 1 ? "s" : ""} beside web (1 instance each unless scaled: slipway ps:scale ${others[0]}=2).`);
   return processes;
 }
 
-/** The plan's processes as the Procfile names them: its web: line over the builder's default, its release: line. */
+/** The plan's processes as the Procfile names them: its web: line over the builder's default, its release: line, the rest. */
 export function applyProcfile(plan: BuildPlan, procfile: Procfile | null, builder: Builder): ResolvedPlan {
   const { web: defaultWeb, processEnv, ...rest } = plan;
   const webLine = procfile?.get("web");
@@ -28,7 +29,14 @@ export function applyProcfile(plan: BuildPlan, procfile: Procfile | null, builde
   let web = webLine ? ({ kind: "process", argv: shell(webLine) } as const) : defaultWeb;
   if (!web) throw new BuildError(builder.missingWeb ?? 'Add a Procfile with a web: line naming the command that starts your server, e.g. "web: ./server".');
   if (web.kind === "process" && processEnv) web = { ...web, env: processEnv };
-  return { ...rest, ...(release ? { release: shell(release) } : {}), web };
+  const others = procfile ? otherTypes(procfile) : [];
+  const processes = Object.fromEntries(others.map((type) => [type, shell(procfile!.get(type)!)]));
+  return { ...rest, ...(release ? { release: shell(release) } : {}), web, ...(others.length ? { processes } : {}) };
+}
+
+/** The Procfile's types that run beside web (release is a phase, not a process). */
+function otherTypes(procfile: Procfile): string[] {
+  return [...procfile.keys()].filter((type) => type !== "web" && type !== "release");
 }
 
 /** A Procfile with no language builder's files beside it: nothing to build, its web: line runs as written. */

@@ -60,8 +60,14 @@ export interface BuildPlan {
   processEnv?: Record<string, string>;
 }
 
-/** A plan once the Procfile was applied: it always says how the release is served. */
-export type ResolvedPlan = Omit<BuildPlan, "web" | "processEnv"> & { web: WebProcess };
+/**
+ * A plan once the Procfile was applied: it always says how the release is served, and the Procfile's other process
+ * types (type → argv, run with web's env) when it has some.
+ */
+export type ResolvedPlan = Omit<BuildPlan, "web" | "processEnv"> & { web: WebProcess; processes?: ProcessCommands };
+
+/** A release's process types beside web: type → argv ({"worker": ["/bin/sh", "-c", "node worker.js"]}). */
+export type ProcessCommands = Record<string, string[]>;
 
 /** A program a builder needs on the host (and so in every sandbox, which sees the host's /usr read-only). */
 export interface Toolchain {

@@ -11,13 +11,14 @@ import { releasePhase } from "./steps/release-phase.ts";
 import { retireOld } from "./steps/retire-old.ts";
 import { serviceHealthy, serviceRetired, serviceSwitched, startService } from "./steps/rollout.ts";
 import { start } from "./steps/start.ts";
+import { startWorkers } from "./steps/start-workers.ts";
 import { switchRoute } from "./steps/switch-route.ts";
 
-/** fetch source → detect → build → release phase → start → health check → switch route → retire old */
-export const buildAndRelease: Step[] = [fetchSource, detect, build, releasePhase, start, healthCheck, switchRoute, retireOld];
+/** fetch source → detect → build → release phase → start → health check → switch route → workers → retire old */
+export const buildAndRelease: Step[] = [fetchSource, detect, build, releasePhase, start, healthCheck, switchRoute, startWorkers, retireOld];
 
 /** A rollback starts a kept release again: no fetch, no build. */
-export const restartRelease: Step[] = [start, healthCheck, switchRoute, retireOld];
+export const restartRelease: Step[] = [start, healthCheck, switchRoute, startWorkers, retireOld];
 
 /** On an orchestrator the same steps, performed by its rollout (start-first, health-checked, rolled back on failure). */
 const rollout = [startService, serviceHealthy, serviceSwitched, serviceRetired];
@@ -38,6 +39,7 @@ export async function runPipeline(
 ): Promise<void> {
   for (const step of steps) {
     if (ctx.signal.aborted) throw new DeployCanceled();
+    if (step.skip?.(ctx)) continue;
     await beforeStep(step.name);
     ctx.log(`-----> ${step.label}`);
     const began = performance.now();

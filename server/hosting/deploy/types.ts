@@ -3,9 +3,11 @@ import type { CronEntry } from "../cron/entries.ts";
 import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
 import type { ServiceSupervisor } from "../service-supervisor.ts";
 import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
+import type { AppWorkers, Formation } from "../processes/workers.ts";
 
 export interface DeployContext {
-  app: { id: string; slug: string };
+  /** `instances`: web's (App.instances). */
+  app: { id: string; slug: string; instances: number };
   deploymentId: string;
   /** Where this deployment's release is built (or, for a rollback, the kept release it starts again). */
   releaseDir: string;
@@ -34,11 +36,19 @@ export interface DeployContext {
   log(line: string): void;
   /** Output of build commands, into the build log. */
   output: OutputSink;
+  /** Output of a process of the release that runs during the build (the release phase), into the build log under its name. */
+  processOutput(process: string): { sink: OutputSink; end(): void };
   driver: RuntimeDriver;
   /** The app's process supervisor (every runtime but an orchestrator). */
   supervisor?: AppSupervisor;
   /** On an orchestrator (RUNTIME=swarm): the app's service, which rolls releases out itself. */
   service?: ServiceSupervisor;
+  /** The app's process types beside web (every runtime but an orchestrator). */
+  workers?: AppWorkers;
+  /** How many instances of each of those types run (App.formation). */
+  formation: Formation | null;
+  /** The owner's maxInstances, which web and the other types count against together. */
+  maxInstances?: () => Promise<number>;
   buildLimits: SandboxLimits;
   /** What every build sees besides the app's env vars (BUILD_ENV, BUILD_READONLY_PATHS), and the app's build cache. */
   build: { env: Record<string, string>; readOnlyPaths: string[]; cacheDir: string };
@@ -48,5 +58,7 @@ export interface Step {
   name: string;
   /** What the build log says as the step begins. */
   label: string;
+  /** True when the step has nothing to do for this deployment: it is left out of the log and the timings. */
+  skip?(ctx: DeployContext): boolean;
   run(ctx: DeployContext): Promise<void>;
 }

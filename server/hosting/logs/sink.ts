@@ -14,6 +14,8 @@ export interface LogTarget {
   instance?: number;
   /** The one-off run, for its output (kind run). */
   runId?: string;
+  /** The process that writes (worker.2, release, cron.<id>); by default web.<instance>, or run.<runId>. */
+  process?: string;
 }
 
 export interface LoggedLine {
@@ -41,8 +43,18 @@ export interface ProcessLog {
 export function processLog(store: LogStore, target: LogTarget, redact: () => Redact, options: ProcessLogOptions = {}): ProcessLog {
   const keep = options.keep ?? 0;
   const recent: LoggedLine[] = [];
+  const process = target.process ?? (target.instance ? `web.${target.instance}` : target.runId ? `run.${target.runId}` : null);
+  // The platform's own lines about the process (stream system) are not the process's.
   const append = (stream: OutputStream | "system", line: string) =>
-    store.append(target.appId, { kind: target.kind, deploymentId: target.deploymentId, instance: target.instance ?? null, runId: target.runId ?? null, stream, line });
+    store.append(target.appId, {
+      kind: target.kind,
+      deploymentId: target.deploymentId,
+      instance: target.instance ?? null,
+      runId: target.runId ?? null,
+      process: stream === "system" ? null : process,
+      stream,
+      line,
+    });
   const write = (stream: OutputStream | "system") => (line: string) => append(stream, redact()(line));
   const output = (stream: OutputStream) => (raw: string) => {
     if (options.drop?.(raw)) return;

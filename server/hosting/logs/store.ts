@@ -19,6 +19,8 @@ export interface LogLineRecord {
   instance?: number | null;
   /** The one-off run whose output it is (kind run). */
   runId?: string | null;
+  /** The process that wrote it (web.1, worker.2, release, run.<id>, cron.<id>); null for the platform's own lines. */
+  process?: string | null;
   line: string;
 }
 
@@ -43,7 +45,7 @@ export interface LogStoreOptions {
 const BATCH_ROWS = 1000;
 /** Rows per INSERT statement: a few fixed sizes, so that each is prepared once. */
 const INSERT_SIZES = [100, 10, 1];
-const COLUMNS = ["appId", "deploymentId", "kind", "stream", "line", "timestamp", "instance", "runId"] as const;
+const COLUMNS = ["appId", "deploymentId", "kind", "stream", "line", "timestamp", "instance", "runId", "process"] as const;
 
 /** One INSERT per group of rows: prepared SQL, since Prisma's per-row cost showed at 10,000 lines a second. */
 function insertStatements(rows: (LogLineRecord & { appId: string })[]): Statement[] {
@@ -164,7 +166,7 @@ export class LogStore {
   /** Without `after`, the newest `limit` lines; with it, the `limit` lines strictly after it. Oldest first. */
   async query(appId: string, q: LogQuery): Promise<LogLineRecord[]> {
     const where = { appId, kind: q.kind, ...(q.deploymentId ? { deploymentId: q.deploymentId } : {}), ...(q.runId ? { runId: q.runId } : {}) };
-    const select = { timestamp: true, kind: true, stream: true, deploymentId: true, instance: true, runId: true, line: true } as const;
+    const select = { timestamp: true, kind: true, stream: true, deploymentId: true, instance: true, runId: true, process: true, line: true } as const;
     if (q.after) {
       return this.db.logLine.findMany({ where: { ...where, timestamp: { gt: q.after } }, orderBy: { timestamp: "asc" }, take: q.limit, select });
     }

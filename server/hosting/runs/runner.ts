@@ -27,7 +27,7 @@ export interface RunnerDeps {
 
 export interface RunRequest {
   app: { id: string; slug: string };
-  run: { id: string; command: string; timeoutSeconds: number };
+  run: { id: string; command: string; timeoutSeconds: number; cronJobId?: string | null };
   release: Release;
   /** The app's env vars. */
   env: Record<string, string>;
@@ -59,7 +59,7 @@ export class OneOffRuns {
     await this.record(app.id, run.id, { status: "RUNNING", startedAt: new Date() });
     await this.deps.logs.resume(app.id);
     const redact = redactorFor(Object.values(request.env));
-    const log = processLog(this.deps.logs, { appId: app.id, kind: "run", deploymentId: null, runId: run.id }, () => redact);
+    const log = processLog(this.deps.logs, { appId: app.id, kind: "run", deploymentId: null, runId: run.id, process: run.cronJobId ? `cron.${run.cronJobId}` : `run.${run.id}` }, () => redact);
     log.system(`Running \`${run.command}\` in the release of deployment ${request.release.deploymentId}.`);
     const controller = new AbortController();
     const done = this.execute(request, log, controller.signal).finally(() => this.running.delete(run.id));

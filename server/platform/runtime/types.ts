@@ -104,6 +104,11 @@ export interface InstanceSpec extends ProcessSpec {
   instanceId: string;
   /** Which instance of the app it is (N of web.N), for drivers that adopt instances after a platform restart. */
   index?: number;
+  /**
+   * The process type (a Procfile's worker, clock, …); "web" when unset. Only web gets PORT and a target the router
+   * sends requests to; drivers that adopt instances adopt web ones only.
+   */
+  process?: string;
 }
 
 export interface Instance {
@@ -111,7 +116,7 @@ export interface Instance {
   appKey: string;
   /** The app's own process (what receives SIGTERM), as seen from the platform. */
   pid: number;
-  /** Where the platform's router reaches the app's PORT. */
+  /** Where the platform's router reaches the app's PORT (a process other than web has none: port 0). */
   target: { host: string; port: number };
   /** Settles when the process tree has exited, for any reason. */
   exited: Promise<ExitInfo>;

@@ -25,7 +25,7 @@ export const appsRoutes: RestRoute[] = [
     summary: "An app with its env vars, databases and recent deployments",
     document: `query App($slug: String!) { app(slug: $slug) {
       ...AppFields ...AppHealthFields env { key value } resources { ...ResourceFields } deployments { ...DeploymentFields }
-      processes { index name instanceId state startedAt restarts } } }`,
+      processes { ...ProcessFields } } }`,
   },
   {
     method: "PATCH",

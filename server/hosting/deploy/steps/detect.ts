@@ -2,7 +2,8 @@ import { BuildError, detectBuild } from "../../builders/index.ts";
 import { readAppJson } from "../../builders/app-json.ts";
 import { describeProbe } from "../../health-settings.ts";
 import { BUILD_CACHE_PATH } from "../../../platform/runtime/paths.ts";
-import type { Step } from "../types.ts";
+import { quantityOf } from "../../processes/workers.ts";
+import type { DeployContext, Step } from "../types.ts";
 
 export const detect: Step = {
   name: "detect",
@@ -21,7 +22,21 @@ export const detect: Step = {
       ctx.log(`app.json: health check ${describeProbe(healthcheck)} every ${healthcheck.intervalSeconds} s (timeout ${healthcheck.timeoutSeconds} s).`);
     }
     for (const job of cron) ctx.log(`app.json: cron job \`${job.command}\` on "${job.schedule}" (UTC, timeout ${job.timeoutSeconds} s).`);
+    const others = Object.keys(plan.processes ?? {});
+    if (others.length && ctx.service) ctx.log(`Procfile: ${others.join(", ")} do${others.length === 1 ? "es" : ""} not run on this platform's runtime (swarm) yet: only web does.`);
+    if (others.length && ctx.workers) await checkFormation(ctx, others);
     ctx.cron = cron;
     ctx.plan = plan;
   },
 };
+
+/** Web's instances and the other types' together stay within the owner's maxInstances, before anything is built. */
+async function checkFormation(ctx: DeployContext, others: string[]): Promise<void> {
+  const max = await ctx.maxInstances?.();
+  const counts = [`web ${ctx.app.instances}`, ...others.map((type) => `${type} ${quantityOf(ctx.formation, type)}`)];
+  const total = ctx.app.instances + others.reduce((sum, type) => sum + quantityOf(ctx.formation, type), 0);
+  if (max === undefined || total <= max) return;
+  throw new BuildError(
+    `The Procfile's processes would run ${total} instances (${counts.join(", ")}): past your maxInstances of ${max}. Remove a type from the Procfile, scale one down (slipway ps:scale), or ask for a higher maxInstances limit.`,
+  );
+}

@@ -8,6 +8,12 @@ export const releasePhase: Step = {
     const release = ctx.plan!.release;
     if (!release) return ctx.log("No release phase (Procfile `release:`).");
     const web = ctx.plan!.web;
-    await runInSandbox(ctx, "The release phase", release, web.kind === "process" ? web.env : undefined);
+    // Its lines are the release process's (LogLine.process "release"), in the build log.
+    const output = ctx.processOutput("release");
+    try {
+      await runInSandbox(ctx, "The release phase", release, web.kind === "process" ? web.env : undefined, output.sink);
+    } finally {
+      output.end();
+    }
   },
 };

@@ -7,7 +7,7 @@ import { shownCommand } from "../shown-command.ts";
 import type { DeployContext } from "../types.ts";
 
 /** The operator's build variables, then the app's own, then what the step itself needs (a virtualenv's PATH). */
-export async function runInSandbox(ctx: DeployContext, label: string, argv: string[], stepEnv: Record<string, string> = {}): Promise<void> {
+export async function runInSandbox(ctx: DeployContext, label: string, argv: string[], stepEnv: Record<string, string> = {}, output = ctx.output): Promise<void> {
   const timeoutMs = remainingBuildTime(ctx);
   ctx.log(`$ ${shownCommand(argv)}`);
   const result = await ctx.driver.run({
@@ -20,7 +20,7 @@ export async function runInSandbox(ctx: DeployContext, label: string, argv: stri
     readOnlyPaths: ctx.build.readOnlyPaths,
     cacheDir: ctx.build.cacheDir,
     limits: ctx.buildLimits,
-    onOutput: ctx.output,
+    onOutput: output,
     timeoutMs,
     signal: ctx.signal,
   });

@@ -14,8 +14,10 @@ export const LABEL = {
   platform: "slipway.platform",
   app: "slipway.app",
   instance: "slipway.instance",
-  /** "build", "web", "base" or "release". */
+  /** "build", "web", "process" (another process type), "base" or "release". */
   kind: "slipway.kind",
+  /** A "process" container's type (worker, clock, …). */
+  process: "slipway.process",
   /** Web containers: what a restarted platform matches before it adopts one (fingerprint.ts). */
   deployment: "slipway.deployment",
   /** Which instance of the app (N of web.N). */

@@ -60,12 +60,15 @@ interface ReleaseImage {
 
 interface Running {
   appKey: string;
-  kind: "build" | "web";
+  kind: ContainerKind;
   container: RunningContainer;
 }
 
+/** A build step, a web instance, or an instance of another process type (worker, …: no PORT, never adopted). */
+type ContainerKind = "build" | "web" | "process";
+
 interface LaunchOptions {
-  kind: "build" | "web";
+  kind: ContainerKind;
   image: string;
   /** Built from the user's Dockerfile: its own WORKDIR and PATH. */
   userImage?: boolean;
@@ -175,9 +178,11 @@ class DockerDriver implements RuntimeDriver {
       await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
       binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
-    const labels = adoptionLabels(spec, DATA_PATH);
-    const runtimeEnv = { HOME: "/tmp", PORT: String(APP_PORT) };
-    const running = await this.launch(spec, { kind: "web", image: image.tag, userImage: image.userImage, binds, runtimeEnv, instanceId: spec.instanceId, labels });
+    const web = (spec.process ?? "web") === "web";
+    const labels = web ? adoptionLabels(spec, DATA_PATH) : { [LABEL.process]: spec.process! };
+    const runtimeEnv: Record<string, string> = web ? { HOME: "/tmp", PORT: String(APP_PORT) } : { HOME: "/tmp" };
+    const kind = web ? "web" : "process";
+    const running = await this.launch(spec, { kind, image: image.tag, userImage: image.userImage, binds, runtimeEnv, instanceId: spec.instanceId, labels });
     return this.track(spec.appKey, spec.instanceId, running.container);
   }
 
@@ -211,7 +216,7 @@ class DockerDriver implements RuntimeDriver {
     for (const c of await this.docker.listContainers({ all: true, filters: JSON.stringify({ label: [ours] }) })) {
       // A Swarm task has the labels of its image (kind "release") and of its service, not a kind of ours.
       const kind = c.Labels[LABEL.kind];
-      if ((kind === "build" || kind === "web") && !adopted.has(c.Id)) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
+      if ((kind === "build" || kind === "web" || kind === "process") && !adopted.has(c.Id)) await this.docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
     }
     for (const n of await this.docker.listNetworks({ filters: JSON.stringify({ label: [ours], scope: ["local"] }) })) {
       if (!this.networks.has(n.Labels?.[LABEL.app] ?? "")) await removeNetwork(this.docker, n.Id).catch(() => {});
@@ -236,7 +241,8 @@ class DockerDriver implements RuntimeDriver {
   async close(): Promise<void> {
     const web = [...this.running].filter((r) => r.kind === "web");
     for (const r of web) r.container.detach();
-    const builds = [...this.running].filter((r) => r.kind === "build");
+    // Builds, and the other process types (the engine stopped those already; nothing adopts them).
+    const builds = [...this.running].filter((r) => r.kind !== "web");
     await Promise.all(builds.map((r) => r.container.signal("SIGKILL").then(() => r.container.exited)));
     this.instances.clear();
     this.running.clear();

@@ -118,9 +118,10 @@ class LocalDriver implements RuntimeDriver {
     const app = await this.app(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "if-not-owned" });
     const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
-    const port = await this.port(app);
+    const web = (spec.process ?? "web") === "web";
+    const port = web ? await this.port(app) : 0;
     try {
-      const env = { ...this.baseEnv(spec, workDir), PORT: String(port) };
+      const env = { ...this.baseEnv(spec, workDir), ...(web ? { PORT: String(port) } : {}) };
       const { launched, cgroup } = await this.launch(app, { ...spec, workDir, dataDir }, env);
       const exited = this.finish(app, launched, cgroup).finally(() => {
         app.ports.delete(port);

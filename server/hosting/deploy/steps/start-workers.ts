@@ -1,0 +1,24 @@
+import { quantityOf } from "../../processes/workers.ts";
+import { shownCommand } from "../shown-command.ts";
+import type { DeployContext, Step } from "../types.ts";
+
+/**
+ * Once the new release's web instances answer and take traffic: its other process types start (worker, clock, …),
+ * then the previous release's stop. Skipped when neither release has any.
+ */
+export const startWorkers: Step = {
+  name: "workers",
+  label: "Starting the other process types",
+  skip: (ctx) => !ctx.workers || (!Object.keys(processesOf(ctx)).length && !ctx.workers.types.length),
+  async run(ctx) {
+    const processes = processesOf(ctx);
+    for (const [type, argv] of Object.entries(processes)) ctx.log(`${type} × ${quantityOf(ctx.formation, type)}: $ ${shownCommand(argv)}`);
+    if (ctx.workers!.types.length) ctx.log(`Then stopping the previous release's ${ctx.workers!.types.join(", ")}.`);
+    const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
+    await ctx.workers!.roll({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web, processes }, ctx.formation);
+  },
+};
+
+function processesOf(ctx: DeployContext): Record<string, string[]> {
+  return (ctx.rollbackOf ? ctx.rollbackOf.processes : ctx.plan?.processes) ?? {};
+}

@@ -1,0 +1,92 @@
+// The process types of an app's live release beside web (its Procfile's worker:, clock:, …), one ProcessGroup
+// each. A new release's groups start once its web instances answer (the deploy calls roll() after its switch),
+// then the previous release's stop. The quantities are the app's formation: a type it does not name runs 1.
+import type { Instance } from "../../platform/runtime/types.ts";
+import type { ProcessCommands } from "../builders/types.ts";
+import { shownCommand } from "../deploy/shown-command.ts";
+import type { Release } from "../supervisor.ts";
+import { ProcessGroup, type ProcessGroupDeps, type InstanceStatus } from "./process-group.ts";
+
+/** How many instances of each type run ({"worker": 2}); web's is App.instances. */
+export type Formation = Record<string, number>;
+
+export interface WorkersDeps extends Omit<ProcessGroupDeps, "spawn" | "log"> {
+  /** Starts instance `index` of `type` of the release. */
+  spawn(release: Release, type: string, index: number): Promise<Instance>;
+  /** A line of the platform's own in the app's runtime log, of the release. */
+  log(line: string, release: Release): void;
+}
+
+/** One process type as App.processes shows it. */
+export interface ProcessStatus {
+  type: string;
+  command: string;
+  quantity: number;
+  instances: InstanceStatus[];
+}
+
+export function quantityOf(formation: Formation | null | undefined, type: string): number {
+  return formation?.[type] ?? 1;
+}
+
+export class AppWorkers {
+  private release: Release | null = null;
+  private groups = new Map<string, ProcessGroup>();
+
+  constructor(private readonly deps: WorkersDeps) {}
+
+  /** The types the running release has. */
+  get types(): string[] {
+    return [...this.groups.keys()];
+  }
+
+  /**
+   * The release's types run as the formation says: its groups start, then the ones they replace stop. With the same
+   * release, a restart of every type (new env vars, a restart).
+   */
+  async roll(release: Release, formation: Formation | null): Promise<void> {
+    const previous = [...this.groups.values()];
+    const processes: ProcessCommands = release.processes ?? {};
+    this.release = release;
+    this.groups = new Map(Object.keys(processes).map((type) => [type, this.group(release, type, quantityOf(formation, type))]));
+    await Promise.all([...this.groups.values()].map((group) => group.start()));
+    await Promise.all(previous.map((group) => group.stop()));
+  }
+
+  /** Runs `quantity` instances of `type` (a type of the running release). */
+  scale(type: string, quantity: number): Promise<void> {
+    const group = this.groups.get(type);
+    if (!group || !this.release) return Promise.resolve();
+    if (quantity !== group.quantity) this.deps.log(`Scaling ${type} to ${quantity}.`, this.release);
+    return group.scale(quantity);
+  }
+
+  /** Stops every instance; a later roll() starts them again. */
+  async stop(): Promise<void> {
+    const groups = [...this.groups.values()];
+    this.groups = new Map();
+    await Promise.all(groups.map((group) => group.stop()));
+  }
+
+  status(): ProcessStatus[] {
+    const processes = this.release?.processes ?? {};
+    return [...this.groups.values()].map((group) => ({
+      type: group.type,
+      command: shownCommand(processes[group.type] ?? []),
+      quantity: group.quantity,
+      instances: group.status(),
+    }));
+  }
+
+  private group(release: Release, type: string, quantity: number): ProcessGroup {
+    return new ProcessGroup(
+      {
+        ...this.deps,
+        spawn: (index) => this.deps.spawn(release, type, index),
+        log: (line) => this.deps.log(line, release),
+      },
+      type,
+      quantity,
+    );
+  }
+}
