@@ -10,6 +10,7 @@
 // (languages.ts), written as section "hosting-languages"; --rounds N (default 3).
 // --runs N: only one-off runs (`echo ok`) against the same command spawned directly (runs.ts), written as section
 // "hosting-runs".
+// --processes N: only web-and-worker deploys against web alone (processes.ts), written as section "hosting-processes".
 // --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
 // the comparison table of section "hosting-runtimes" (right after this one).
 import path from "node:path";
@@ -23,6 +24,7 @@ import { benchPushDeploys } from "./github.ts";
 import { benchLogs } from "./logs.ts";
 import { benchRuntimes } from "./runtimes.ts";
 import { benchRuns } from "./runs.ts";
+import { benchProcesses } from "./processes.ts";
 import { LANGUAGES, benchLanguage, languageBuildSettings, prepareDockerFrom } from "./languages.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
@@ -31,12 +33,18 @@ const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..
 
 async function main() {
   const { values } = parseArgs({
-    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" } },
+    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" } },
   });
   if (values.runs) {
     const body = await benchOneOffRuns(Number(values.runs));
     console.log(`\n${body}`);
     if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-runs", body);
+    return;
+  }
+  if (values.processes) {
+    const body = await benchWebAndWorker(Number(values.processes));
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-processes", body);
     return;
   }
   const deploys = Number(values.deploys ?? 10);
@@ -107,6 +115,25 @@ async function benchOneOffRuns(rounds: number): Promise<string> {
       "## One-off runs against the same sandboxed command spawned directly",
       "",
       `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --runs ${rounds}\``,
+      "- The real server in the bench process (fresh SQLite, silent logs), sandboxed local runtime.",
+      "",
+      section,
+    ].join("\n");
+  } finally {
+    await server.close();
+  }
+}
+
+async function benchWebAndWorker(rounds: number): Promise<string> {
+  const server = await startSlipway({ DEFAULT_REQUESTS_PER_MINUTE: "100000000", DEFAULT_MAX_APPS: "100" });
+  try {
+    const client = new HostingClient(server.url, await signUp(server.url, `bench-processes-${process.pid}`));
+    console.log(`# web and worker: ${rounds} rounds of a web deploy and a web + worker deploy`);
+    const section = await benchProcesses(client, rounds);
+    return [
+      "## Process types: a web-and-worker deploy against web alone",
+      "",
+      `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --processes ${rounds}\``,
       "- The real server in the bench process (fresh SQLite, silent logs), sandboxed local runtime.",
       "",
       section,

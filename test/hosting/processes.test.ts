@@ -41,7 +41,7 @@ const processes = async (): Promise<ProcessView[]> => (await owner.get(`/api/app
 const worker = async () => (await processes()).find((p) => p.type === "worker")!;
 const web = async () => JSON.parse((await requestApp(server.url, `${slug}.localhost`, "/")).body) as { port: string; dyno: string; workers: string[] };
 
-/** The host pid of the sandboxed process running with DYNO=`dyno` and `marker` on its command line. */
+/** The host pid of this app's sandboxed process running with DYNO=`dyno` and `marker` on its command line. */
 function pidOf(dyno: string, marker: string): number | null {
   const lines = execFileSync("ps", ["-eo", "pid,args"], { encoding: "utf8" }).split("\n");
   for (const line of lines.filter((l) => l.includes(marker) && !l.includes("ps -eo"))) {
@@ -53,7 +53,7 @@ function pidOf(dyno: string, marker: string): number | null {
         return [];
       }
     })();
-    if (environ.includes(`DYNO=${dyno}`) && !line.includes("bwrap")) return pid;
+    if (environ.includes(`DYNO=${dyno}`) && environ.includes(`TEST_APP=${slug}`) && !line.includes("bwrap")) return pid;
   }
   return null;
 }
@@ -63,6 +63,8 @@ beforeAll(async () => {
   owner = new Client(server.url);
   await owner.signup();
   expect((await owner.post("/api/apps", { slug })).status).toBe(201);
+  // Other apps on this machine may run a worker.1 too: this one's processes carry its slug.
+  expect((await owner.post(`/api/apps/${slug}/env`, { TEST_APP: slug })).status).toBe(200);
   const deployment = await deploy(owner, slug, await zipFolder(null, files));
   expect(deployment.status, JSON.stringify(deployment)).toBe("LIVE");
 }, 120_000);

@@ -4,6 +4,7 @@ import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/ru
 import type { ServiceSupervisor } from "../service-supervisor.ts";
 import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
 import type { AppWorkers, Formation } from "../processes/workers.ts";
+import type { ProcessGroup } from "../processes/process-group.ts";
 
 export interface DeployContext {
   /** `instances`: web's (App.instances). */
@@ -45,6 +46,8 @@ export interface DeployContext {
   service?: ServiceSupervisor;
   /** The app's process types beside web (every runtime but an orchestrator). */
   workers?: AppWorkers;
+  /** The previous release's groups of those types, once the new ones started: the retire step stops them. */
+  replacedWorkers?: ProcessGroup[];
   /** How many instances of each of those types run (App.formation). */
   formation: Formation | null;
   /** The owner's maxInstances, which web and the other types count against together. */

@@ -45,12 +45,22 @@ export class AppWorkers {
    * release, a restart of every type (new env vars, a restart).
    */
   async roll(release: Release, formation: Formation | null): Promise<void> {
+    await this.retire(await this.start(release, formation));
+  }
+
+  /** The release's groups start (resolves once each instance was started); answers the ones they replace, still running. */
+  async start(release: Release, formation: Formation | null): Promise<ProcessGroup[]> {
     const previous = [...this.groups.values()];
     const processes: ProcessCommands = release.processes ?? {};
     this.release = release;
     this.groups = new Map(Object.keys(processes).map((type) => [type, this.group(release, type, quantityOf(formation, type))]));
     await Promise.all([...this.groups.values()].map((group) => group.start()));
-    await Promise.all(previous.map((group) => group.stop()));
+    return previous;
+  }
+
+  /** Stops groups a start() replaced. */
+  async retire(replaced: ProcessGroup[]): Promise<void> {
+    await Promise.all(replaced.map((group) => group.stop()));
   }
 
   /** Runs `quantity` instances of `type` (a type of the running release). */

@@ -5,7 +5,12 @@ export const retireOld: Step = {
   name: "retire",
   label: "Retiring the previous release",
   async run(ctx) {
-    if (!ctx.replaced?.replicas.some(alive)) return ctx.log("No previous instance to stop.");
-    await ctx.supervisor!.retire(ctx.replaced);
+    const workers = ctx.replacedWorkers?.map((group) => group.type) ?? [];
+    if (workers.length) ctx.log(`Stopping the previous release's ${workers.join(", ")}.`);
+    if (!ctx.replaced?.replicas.some(alive)) {
+      if (!workers.length) ctx.log("No previous instance to stop.");
+      return ctx.workers?.retire(ctx.replacedWorkers ?? []);
+    }
+    await Promise.all([ctx.supervisor!.retire(ctx.replaced), ctx.workers?.retire(ctx.replacedWorkers ?? [])]);
   },
 };

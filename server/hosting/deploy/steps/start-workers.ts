@@ -3,8 +3,9 @@ import { shownCommand } from "../shown-command.ts";
 import type { DeployContext, Step } from "../types.ts";
 
 /**
- * Once the new release's web instances answer and take traffic: its other process types start (worker, clock, …),
- * then the previous release's stop. Skipped when neither release has any.
+ * Once the new release's web instances answer and take traffic: its other process types start (worker, clock, …);
+ * the previous release's stop in the retire step, beside the old web instances' drain. Skipped when neither release
+ * has any.
  */
 export const startWorkers: Step = {
   name: "workers",
@@ -13,9 +14,8 @@ export const startWorkers: Step = {
   async run(ctx) {
     const processes = processesOf(ctx);
     for (const [type, argv] of Object.entries(processes)) ctx.log(`${type} × ${quantityOf(ctx.formation, type)}: $ ${shownCommand(argv)}`);
-    if (ctx.workers!.types.length) ctx.log(`Then stopping the previous release's ${ctx.workers!.types.join(", ")}.`);
     const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
-    await ctx.workers!.roll({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web, processes }, ctx.formation);
+    ctx.replacedWorkers = await ctx.workers!.start({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web, processes }, ctx.formation);
   },
 };
 
