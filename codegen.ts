@@ -18,7 +18,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>" },
+        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>", Formation: "Record<string, number>" },
       },
     },
     "web/src/lib/gql/": {
@@ -29,7 +29,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>" },
+        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>", Formation: "Record<string, number>" },
       },
     },
   },

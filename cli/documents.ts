@@ -172,10 +172,17 @@ export const StopMutation = graphql(`
   }
 `);
 
-export const ScaleMutation = graphql(`
-  mutation CliScale($slug: String!, $instances: Int!) {
-    scaleApp(slug: $slug, instances: $instances) {
-      ... on App { slug instances }
+export const ProcessFieldsFragment = graphql(`
+  fragment CliProcess on Process {
+    type command quantity
+    instances { index name state startedAt restarts }
+  }
+`);
+
+export const ScaleProcessesMutation = graphql(`
+  mutation CliScaleProcesses($slug: String!, $formation: Formation!) {
+    scaleProcesses(slug: $slug, formation: $formation) {
+      ... on MutationScaleProcessesSuccess { data { ...CliProcess } }
       ...CliError
     }
   }
@@ -204,7 +211,7 @@ export const PsQuery = graphql(`
     app(slug: $slug) {
       slug status instances restarts url
       liveDeployment { id startedAt finishedAt createdAt commit source builder }
-      processes { name state startedAt restarts }
+      processes { ...CliProcess }
     }
   }
 `);

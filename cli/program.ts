@@ -131,8 +131,17 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
   program.command("stop").description("stop the app").addOption(app).action(lazy(lifecycle, "stop"));
   program.command("restart").description("start the live release again").addOption(app).action(lazy(lifecycle, "restart"));
   program.command("rollback [deployment]").description("start a kept release again (default: the one before the live one)").addOption(app).action(lazy(lifecycle, "rollback"));
-  program.command("ps").description("the app's status, release, restarts and uptime").addOption(app).addOption(json).action(lazy(lifecycle, "ps"));
-  program.command("ps:scale <instances>").description("run this many instances of the app (at most your quota's maxInstances)").addOption(app).action(lazy(lifecycle, "scale"));
+  program
+    .command("ps")
+    .description("the app's status, release, restarts and uptime, then each process type's instances (web.1, worker.1, …)")
+    .addOption(app)
+    .addOption(json)
+    .action(lazy(lifecycle, "ps"));
+  program
+    .command("ps:scale <type=n...>")
+    .description("run this many instances of each process type: web=2 worker=1 (0 stops a type but web; a bare number scales web)")
+    .addOption(app)
+    .action(lazy(lifecycle, "scale"));
   program.command("healthcheck").description("the health check in force, and where it comes from").addOption(app).addOption(json).action(lazy(healthcheck, "show"));
   program
     .command("healthcheck:set")

@@ -38,10 +38,11 @@ type Documents = {
     "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": typeof types.CliSetEnvDocument,
     "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": typeof types.CliUnsetEnvDocument,
     "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n": typeof types.CliStopDocument,
-    "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n": typeof types.CliScaleDocument,
+    "\n  fragment CliProcess on Process {\n    type command quantity\n    instances { index name state startedAt restarts }\n  }\n": typeof types.CliProcessFragmentDoc,
+    "\n  mutation CliScaleProcesses($slug: String!, $formation: Formation!) {\n    scaleProcesses(slug: $slug, formation: $formation) {\n      ... on MutationScaleProcessesSuccess { data { ...CliProcess } }\n      ...CliError\n    }\n  }\n": typeof types.CliScaleProcessesDocument,
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": typeof types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": typeof types.CliRollbackDocument,
-    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { name state startedAt restarts }\n    }\n  }\n": typeof types.CliPsDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { ...CliProcess }\n    }\n  }\n": typeof types.CliPsDocument,
     "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": typeof types.CliDatabasesDocument,
     "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": typeof types.CliDatabaseDocument,
     "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateDatabaseDocument,
@@ -87,10 +88,11 @@ const documents: Documents = {
     "\n  mutation CliSetEnv($slug: String!, $vars: EnvVars!) {\n    setEnv(slug: $slug, vars: $vars) { key value }\n  }\n": types.CliSetEnvDocument,
     "\n  mutation CliUnsetEnv($slug: String!, $key: String!) {\n    unsetEnv(slug: $slug, key: $key)\n  }\n": types.CliUnsetEnvDocument,
     "\n  mutation CliStop($slug: String!) {\n    stopApp(slug: $slug) { slug status }\n  }\n": types.CliStopDocument,
-    "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n": types.CliScaleDocument,
+    "\n  fragment CliProcess on Process {\n    type command quantity\n    instances { index name state startedAt restarts }\n  }\n": types.CliProcessFragmentDoc,
+    "\n  mutation CliScaleProcesses($slug: String!, $formation: Formation!) {\n    scaleProcesses(slug: $slug, formation: $formation) {\n      ... on MutationScaleProcessesSuccess { data { ...CliProcess } }\n      ...CliError\n    }\n  }\n": types.CliScaleProcessesDocument,
     "\n  mutation CliRestart($slug: String!) {\n    restartApp(slug: $slug) {\n      ... on App { slug status }\n      ...CliError\n    }\n  }\n": types.CliRestartDocument,
     "\n  mutation CliRollback($slug: String!, $input: RollbackInput) {\n    rollback(slug: $slug, input: $input) {\n      ... on Deployment { id status rollbackOf }\n      ...CliError\n    }\n  }\n": types.CliRollbackDocument,
-    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { name state startedAt restarts }\n    }\n  }\n": types.CliPsDocument,
+    "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { ...CliProcess }\n    }\n  }\n": types.CliPsDocument,
     "\n  query CliDatabases($slug: String!) {\n    app(slug: $slug) { slug resources { id type name envKey createdAt } }\n  }\n": types.CliDatabasesDocument,
     "\n  query CliDatabase($id: ID!) {\n    resource(id: $id) { id type name envKey createdAt }\n  }\n": types.CliDatabaseDocument,
     "\n  mutation CliCreateDatabase($slug: String!, $input: CreateResourceInput) {\n    createResource(slug: $slug, input: $input) {\n      ... on Resource { id type name envKey createdAt }\n      ...CliError\n    }\n  }\n": types.CliCreateDatabaseDocument,
@@ -208,7 +210,11 @@ export function graphql(source: "\n  mutation CliStop($slug: String!) {\n    sto
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CliScale($slug: String!, $instances: Int!) {\n    scaleApp(slug: $slug, instances: $instances) {\n      ... on App { slug instances }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliScaleDocument;
+export function graphql(source: "\n  fragment CliProcess on Process {\n    type command quantity\n    instances { index name state startedAt restarts }\n  }\n"): typeof import('./graphql.ts').CliProcessFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliScaleProcesses($slug: String!, $formation: Formation!) {\n    scaleProcesses(slug: $slug, formation: $formation) {\n      ... on MutationScaleProcessesSuccess { data { ...CliProcess } }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliScaleProcessesDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -220,7 +226,7 @@ export function graphql(source: "\n  mutation CliRollback($slug: String!, $input
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { name state startedAt restarts }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
+export function graphql(source: "\n  query CliPs($slug: String!) {\n    app(slug: $slug) {\n      slug status instances restarts url\n      liveDeployment { id startedAt finishedAt createdAt commit source builder }\n      processes { ...CliProcess }\n    }\n  }\n"): typeof import('./graphql.ts').CliPsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

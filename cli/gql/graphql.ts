@@ -4,13 +4,6 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
-/** STARTING: not answering yet; HEALTHY: in rotation; UNHEALTHY: failed its health checks, out of rotation; CRASHED: exited, restarting after its back-off */
-export type AppProcessState =
-  | 'CRASHED'
-  | 'HEALTHY'
-  | 'STARTING'
-  | 'UNHEALTHY';
-
 export type AppStatus =
   /** Its process exited; Slipway restarts it with back-off */
   | 'CRASHED'
@@ -104,6 +97,20 @@ export type LogStream =
   | 'stderr'
   | 'stdout'
   | 'system';
+
+export type ProcessState =
+  /** Exited, or did not start: restarted after its back-off */
+  | 'CRASHED'
+  /** web: answers its health check, in rotation */
+  | 'HEALTHY'
+  /** A process type beside web, running */
+  | 'RUNNING'
+  /** Being started (web: not answering its health check yet) */
+  | 'STARTING'
+  /** Scaled down or replaced: stopping (SIGTERM, then SIGKILL after the grace period) */
+  | 'STOPPING'
+  /** web: failed its health checks, out of rotation */
+  | 'UNHEALTHY';
 
 /** Any of the quota's limits, each a whole number from 1 to its maximum */
 export type QuotaLimitsInput = {
@@ -381,15 +388,17 @@ export type CliStopMutationVariables = Exact<{
 
 export type CliStopMutation = { stopApp: { slug: string, status: AppStatus } };
 
-export type CliScaleMutationVariables = Exact<{
+export type CliProcessFragment = { type: string, command: string, quantity: number, instances: Array<{ index: number, name: string, state: ProcessState, startedAt: string | null, restarts: number }> };
+
+export type CliScaleProcessesMutationVariables = Exact<{
   slug: string;
-  instances: number;
+  formation: Record<string, number>;
 }>;
 
 
-export type CliScaleMutation = { scaleApp:
-    | { slug: string, instances: number }
+export type CliScaleProcessesMutation = { scaleProcesses:
     | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { data: Array<{ type: string, command: string, quantity: number, instances: Array<{ index: number, name: string, state: ProcessState, startedAt: string | null, restarts: number }> }> }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'QuotaExceededError', code: string, message: string }
    };
@@ -421,7 +430,7 @@ export type CliPsQueryVariables = Exact<{
 }>;
 
 
-export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource, builder: string | null } | null, processes: Array<{ name: string, state: AppProcessState, startedAt: string | null, restarts: number }> } };
+export type CliPsQuery = { app: { slug: string, status: AppStatus, instances: number, restarts: number, url: string, liveDeployment: { id: string, startedAt: string | null, finishedAt: string | null, createdAt: string, commit: string | null, source: DeploymentSource, builder: string | null } | null, processes: Array<{ type: string, command: string, quantity: number, instances: Array<{ index: number, name: string, state: ProcessState, startedAt: string | null, restarts: number }> }> } };
 
 export type CliDatabasesQueryVariables = Exact<{
   slug: string;
@@ -614,6 +623,20 @@ export const CliErrorFragmentDoc = new TypedDocumentString(`
   message
 }
     `, {"fragmentName":"CliError"}) as unknown as TypedDocumentString<CliErrorFragment, unknown>;
+export const CliProcessFragmentDoc = new TypedDocumentString(`
+    fragment CliProcess on Process {
+  type
+  command
+  quantity
+  instances {
+    index
+    name
+    state
+    startedAt
+    restarts
+  }
+}
+    `, {"fragmentName":"CliProcess"}) as unknown as TypedDocumentString<CliProcessFragment, unknown>;
 export const CliQuotaRequestFragmentDoc = new TypedDocumentString(`
     fragment CliQuotaRequest on QuotaRequest {
   id
@@ -998,12 +1021,13 @@ export const CliStopDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliStopMutation, CliStopMutationVariables>;
-export const CliScaleDocument = new TypedDocumentString(`
-    mutation CliScale($slug: String!, $instances: Int!) {
-  scaleApp(slug: $slug, instances: $instances) {
-    ... on App {
-      slug
-      instances
+export const CliScaleProcessesDocument = new TypedDocumentString(`
+    mutation CliScaleProcesses($slug: String!, $formation: Formation!) {
+  scaleProcesses(slug: $slug, formation: $formation) {
+    ... on MutationScaleProcessesSuccess {
+      data {
+        ...CliProcess
+      }
     }
     ...CliError
   }
@@ -1012,7 +1036,19 @@ export const CliScaleDocument = new TypedDocumentString(`
   __typename
   code
   message
-}`) as unknown as TypedDocumentString<CliScaleMutation, CliScaleMutationVariables>;
+}
+fragment CliProcess on Process {
+  type
+  command
+  quantity
+  instances {
+    index
+    name
+    state
+    startedAt
+    restarts
+  }
+}`) as unknown as TypedDocumentString<CliScaleProcessesMutation, CliScaleProcessesMutationVariables>;
 export const CliRestartDocument = new TypedDocumentString(`
     mutation CliRestart($slug: String!) {
   restartApp(slug: $slug) {
@@ -1062,14 +1098,22 @@ export const CliPsDocument = new TypedDocumentString(`
       builder
     }
     processes {
-      name
-      state
-      startedAt
-      restarts
+      ...CliProcess
     }
   }
 }
-    `) as unknown as TypedDocumentString<CliPsQuery, CliPsQueryVariables>;
+    fragment CliProcess on Process {
+  type
+  command
+  quantity
+  instances {
+    index
+    name
+    state
+    startedAt
+    restarts
+  }
+}`) as unknown as TypedDocumentString<CliPsQuery, CliPsQueryVariables>;
 export const CliDatabasesDocument = new TypedDocumentString(`
     query CliDatabases($slug: String!) {
   app(slug: $slug) {

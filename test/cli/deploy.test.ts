@@ -6,7 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestApp, waitFor } from "../helpers/apps.ts";
+import { requestApp, waitFor, webInstances } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { GitHubDouble } from "../helpers/git.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
@@ -292,18 +292,22 @@ describe("deploy", () => {
   it("ps:scale runs more instances, ps lists them; a bad count or one past the quota exits 1 saying why", async () => {
     const scaled = await runCli(home, ["ps:scale", "2"], { cwd: dir });
     expect(scaled.code, scaled.stderr).toBe(0);
-    expect(scaled.stdout).toMatch(/Scaling \S+ to 2 instances/);
+    expect(scaled.stdout).toContain(`Scaling ${slug}: web 2;`);
     await waitFor(async () => {
       const ps = JSON.parse((await runCli(home, ["ps", "--json"], { cwd: dir })).stdout);
-      return ps.processes.length === 2 && ps.processes.every((p: { state: string }) => p.state === "HEALTHY");
+      const web = webInstances(ps);
+      return web.length === 2 && web.every((p) => p.state === "HEALTHY");
     }, 30_000, "2 healthy instances");
-    expect((await runCli(home, ["ps"], { cwd: dir })).stdout).toMatch(/web\.1\s+healthy[\s\S]*web\.2\s+healthy/);
+    expect((await runCli(home, ["ps"], { cwd: dir })).stdout).toMatch(/=== web \(2\): [^\n]+\n[\s\S]*web\.1\s+healthy[\s\S]*web\.2\s+healthy/);
     const bad = await runCli(home, ["ps:scale", "two"], { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('"two" is not a whole number of instances');
-    const over = await runCli(home, ["ps:scale", "50"], { cwd: dir });
+    const over = await runCli(home, ["ps:scale", "web=50"], { cwd: dir });
     expect(over.code).toBe(1);
-    expect(over.stderr).toMatch(/up to \d+ instances each, not 50/);
+    expect(over.stderr).toMatch(/runs 50 instances of \S+: past your maxInstances of \d+/);
+    const none = await runCli(home, ["ps:scale", "web=0"], { cwd: dir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("stop the app");
     expect((await runCli(home, ["ps:scale", "1"], { cwd: dir })).code).toBe(0);
   });
 
