@@ -1,5 +1,6 @@
 // Builds the HTTP server: one Fastify instance serving the API, GraphQL (HTTP + WebSocket), the
 // dashboard and, later, OAuth and deployed apps.
+import { RUN_ATTACH_PATH, runTerminalUpgrade } from "./http/run-terminal.ts";
 import { randomBytes } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
@@ -109,6 +110,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   registerGuard(app, platform);
   const graphql = await registerGraphQL(app, platform, schema);
   router.platformUpgrade("/graphql", graphql.handleUpgrade);
+  router.platformUpgrade(RUN_ATTACH_PATH, runTerminalUpgrade(platform, (header) => app.parseCookie(header)));
 
   const compiled = compileRoutes(schema, { jit: config.graphqlJit });
   const openapi = buildOpenApi(schema, compiled, config.publicUrl);

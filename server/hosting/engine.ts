@@ -116,6 +116,11 @@ export class HostingEngine {
     return this.deps.driver.sandbox;
   }
 
+  /** Whether runs can attach a terminal on this runtime. */
+  get terminals(): boolean {
+    return !!this.deps.driver.terminals;
+  }
+
   /**
    * After a platform restart: adopt what still runs as it should, clean up the rest, fail what was interrupted, and
    * bring back the apps that were running.

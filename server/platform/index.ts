@@ -82,7 +82,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
-  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError });
+  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError, clock });
   logger.info({}, await describeBuilders(builders, config.runtime));
   const storage = await createStorage(config);
   const databases = await createProvisioners(config, {

@@ -21,7 +21,7 @@ export const fragments: Record<string, string> = {
   FileFields: `fragment FileFields on File { id name size contentType sha256 url createdAt }`,
   LogLineFields: `fragment LogLineFields on LogLine { timestamp kind stream deploymentId instance process runId line }`,
   ProcessFields: `fragment ProcessFields on Process { type command quantity instances { index name instanceId state startedAt restarts } }`,
-  RunFields: `fragment RunFields on Run { id command trigger cronJobId status exitCode error timeoutSeconds deploymentId createdAt startedAt finishedAt durationMs }`,
+  RunFields: `fragment RunFields on Run { id command trigger cronJobId status exitCode error timeoutSeconds deploymentId attachUrl createdAt startedAt finishedAt durationMs }`,
   CronJobFields: `fragment CronJobFields on CronJob { id command schedule timeoutSeconds nextRunAt lastRun { ...RunFields } }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,

@@ -77,7 +77,7 @@ export function createServices(deps: ServiceDeps) {
   const apps = createAppService({ db, reads: deps.appReads, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
   const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
-  const runs = createRunService({ db, apps, accounts, runner: deps.runs });
+  const runs = createRunService({ db, apps, accounts, runner: deps.runs, terminals: !!engine.terminals });
   apps.onRemove((app) => runs.cancelAll(app.id));
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger, counters: deps.counters });
   const cdn = createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads, logger: deps.logger });

@@ -6,7 +6,8 @@ import { ConflictError, NotFoundError, QuotaExceededError } from "../errors.ts";
 import { releaseOf } from "../hosting/replicas.ts";
 import { quantityOf, type Formation } from "../hosting/processes/workers.ts";
 import { FINISHED_RUN, type RunStatus } from "../hosting/runs/outcome.ts";
-import type { OneOffRuns } from "../hosting/runs/runner.ts";
+import type { AttachedTerminal, OneOffRuns } from "../hosting/runs/runner.ts";
+import type { TerminalSize } from "../hosting/runs/terminal.ts";
 import type { Release } from "../hosting/supervisor.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AppRow, AppService } from "./apps.ts";
@@ -17,6 +18,10 @@ import { validate } from "./validation.ts";
 export interface StartRunInput {
   command: string;
   timeoutSeconds?: number | null;
+  /** Waits (QUEUED) for a terminal to attach over a WebSocket, then runs on a pty of cols × rows (80 × 24 by default). */
+  interactive?: boolean | null;
+  cols?: number | null;
+  rows?: number | null;
 }
 
 export type RunRow = Awaited<ReturnType<Db["run"]["findUniqueOrThrow"]>>;
@@ -25,8 +30,8 @@ const UNFINISHED: RunStatus[] = ["QUEUED", "RUNNING"];
 /** App statuses whose instances run (a stopped app's, or one that never started, hold none). */
 const INSTANCES_RUN = new Set(["RUNNING", "DEPLOYING", "CRASHED"]);
 
-export function createRunService(deps: { db: Db; apps: AppService; accounts: AccountService; runner: OneOffRuns }) {
-  const { db, apps, accounts, runner } = deps;
+export function createRunService(deps: { db: Db; apps: AppService; accounts: AccountService; runner: OneOffRuns; terminals: boolean }) {
+  const { db, apps, accounts, runner, terminals } = deps;
 
   async function ofApp(appId: string, id: string): Promise<RunRow> {
     const run = await db.run.findUnique({ where: { id } });
@@ -49,6 +54,14 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
     }
   }
 
+  async function checkAttachable(ownerId: string, runId: string): Promise<void> {
+    const run = await db.run.findUnique({ where: { id: runId }, include: { app: { select: { slug: true } } } });
+    if (!run) throw new NotFoundError(`There is no run "${runId}".`);
+    await apps.mine(ownerId, run.app.slug);
+    if (runner.isHeld(run.id)) return;
+    throw new ConflictError(run.status === "QUEUED" ? "This run waits for its terminal on another Slipway instance: attach there." : `This run does not wait for a terminal (${run.status}).`);
+  }
+
   const list = (appId: string, page: Page) =>
     db.run.findMany({
       where: { appId },
@@ -57,15 +70,19 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
       ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
     });
 
-  /** Starts a checked command in the app's live release (a cron job's when cronJobId is given); answers once it runs. */
-  async function launch(app: AppRow, what: { command: string; timeoutSeconds: number; cronJobId?: string }): Promise<RunRow> {
+  /**
+   * Starts a checked command in the app's live release (a cron job's when cronJobId is given); answers once it runs,
+   * or, on a terminal, once it waits for the terminal to attach.
+   */
+  async function launch(app: AppRow, what: { command: string; timeoutSeconds: number; cronJobId?: string }, terminal?: TerminalSize): Promise<RunRow> {
     const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId } }) : null;
     const release = releaseOf(live);
     if (!release) throw new ConflictError("This app has no live release to run the command in: deploy it first.");
     await checkQuota(app.ownerId, app, release);
     const env = Object.fromEntries((await db.envVar.findMany({ where: { appId: app.id }, select: { key: true, value: true } })).map((v) => [v.key, v.value]));
     const run = await db.run.create({ data: { appId: app.id, deploymentId: release.deploymentId, trigger: what.cronJobId ? "cron" : "api", ...what } });
-    await runner.start({ app, run, release, env });
+    if (terminal) runner.hold({ app, run, release, env }, terminal);
+    else await runner.start({ app, run, release, env });
     return db.run.findUniqueOrThrow({ where: { id: run.id } });
   }
 
@@ -88,7 +105,23 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
     async start(ownerId: string, slug: string, input: StartRunInput): Promise<RunRow> {
       const app = await apps.mine(ownerId, slug);
       validate(input as unknown as Record<string, unknown>, runRules);
-      return launch(app, { command: input.command, timeoutSeconds: input.timeoutSeconds ?? RUN_TIMEOUT_SECONDS.default });
+      if (input.interactive && !terminals) {
+        throw new ConflictError("This platform's runtime cannot attach a terminal to a run yet: run the command without one (slipway run --no-tty).");
+      }
+      const terminal = input.interactive ? { cols: input.cols ?? 80, rows: input.rows ?? 24 } : undefined;
+      return launch(app, { command: input.command, timeoutSeconds: input.timeoutSeconds ?? RUN_TIMEOUT_SECONDS.default }, terminal);
+    },
+
+    /** Whether the run waits for its terminal on this platform instance (Run.attachUrl). */
+    waitsForTerminal: (runId: string) => runner.isHeld(runId),
+
+    /** The caller's run (404 otherwise), waiting for its terminal on this instance (409 otherwise). */
+    checkAttachable,
+
+    /** Runs a run that waits for its terminal on `terminal`. */
+    async attach(ownerId: string, runId: string, terminal: AttachedTerminal): Promise<void> {
+      await checkAttachable(ownerId, runId);
+      if (!(await runner.attach(runId, terminal))) throw new ConflictError("This run no longer waits for a terminal: another one attached first.");
     },
 
     /** A run of a cron job (trigger cron): its command and timeout were checked when its release was built. */

@@ -37,6 +37,12 @@ export const Run = builder.prismaObject("Run", {
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+    attachUrl: t.string({
+      nullable: true,
+      description:
+        "For an interactive run still waiting for its terminal: the WebSocket path to attach to (binary frames: keystrokes in, output out; text frames: {type: resize, cols, rows} in, {type: exit, status, exitCode, error} out)",
+      resolve: (run, _args, ctx) => (run.status === "QUEUED" && ctx.services.runs.waitsForTerminal(run.id) ? `/api/runs/${run.id}/attach` : null),
+    }),
     durationMs: t.int({ nullable: true, description: "From its start to its end", resolve: (r) => (r.startedAt && r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null) }),
   }),
 });
@@ -62,6 +68,12 @@ const StartRunInput = builder.inputType("StartRunInput", {
   fields: (t) => ({
     command: t.string({ description: "A shell line, run as /bin/sh -c <command> inside the app's sandbox, in its live release" }),
     timeoutSeconds: t.int({ required: false, description: "1–86400, default 3600: past it the run is killed with every process it started (TIMED_OUT)" }),
+    interactive: t.boolean({
+      required: false,
+      description: "Run on a terminal: the run waits (QUEUED) until a client attaches to Run.attachUrl over a WebSocket (60 s at most), then runs on a pty",
+    }),
+    cols: t.int({ required: false, description: "The terminal's width in characters, 1–1000 (80)" }),
+    rows: t.int({ required: false, description: "The terminal's height in lines, 1–1000 (24)" }),
   }),
 });
 

@@ -53,8 +53,8 @@ export interface Router {
   handleRequest(req: IncomingMessage, res: ServerResponse): boolean;
   /** Every Upgrade (WebSocket) request: app hosts to the app, platform hosts to the handler of their path, else refused. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
-  /** Who answers WebSocket handshakes to `path` on the platform's hosts (graphql-ws on /graphql). */
-  platformUpgrade(path: string, handler: UpgradeHandler): void;
+  /** Who answers WebSocket handshakes to `path` on the platform's hosts (graphql-ws on /graphql); a RegExp matches paths with an id in them. */
+  platformUpgrade(path: string | RegExp, handler: UpgradeHandler): void;
   /**
    * Answers some of the platform's requests before Fastify (the edge's CDN lookups, http/cdn-edge.ts): `handler`
    * returns true when it answered, false to let the router and Fastify have the request. Handlers run before the
@@ -84,6 +84,7 @@ export function createRouter(options: RouterOptions): Router {
   const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError, onUpstreamFailed: options.onUpstreamFailed });
   const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
   const platformUpgrades = new Map<string, UpgradeHandler>();
+  const platformUpgradePatterns: [RegExp, UpgradeHandler][] = [];
   const fastPaths: FastPathHandler[] = [];
 
   /** Whose request it is: an app's (slug null: none, answered 404), with the host its cookies may name; null: the platform's. */
@@ -137,7 +138,8 @@ export function createRouter(options: RouterOptions): Router {
     const host = classify(req.headers.host);
     if (!host) {
       const query = req.url?.indexOf("?") ?? -1;
-      const handler = platformUpgrades.get(query === -1 ? (req.url ?? "") : req.url!.slice(0, query));
+      const path = query === -1 ? (req.url ?? "") : req.url!.slice(0, query);
+      const handler = platformUpgrades.get(path) ?? platformUpgradePatterns.find(([pattern]) => pattern.test(path))?.[1];
       return handler ? handler(req, socket, head) : refuseUpgrade(socket, pages.notFound);
     }
     try {
@@ -166,7 +168,8 @@ export function createRouter(options: RouterOptions): Router {
     handleRequest,
     handleUpgrade,
     platformUpgrade(path, handler) {
-      platformUpgrades.set(path, handler);
+      if (typeof path === "string") platformUpgrades.set(path, handler);
+      else platformUpgradePatterns.push([path, handler]);
     },
     platformFastPath(handler) {
       fastPaths.push(handler);

@@ -2,7 +2,11 @@
 // (the same driver, limits, env vars and data folder as its processes), in its live release, once, to its end or
 // its timeout. The shell runs inside the sandbox, never on the host. Its output is the app's log of kind `run`;
 // its status is the Run row, written here. It knows apps by id; owners, quotas and checks are services/runs.ts's.
+// An interactive run waits (QUEUED) for its terminal to attach, then runs on a pty inside the sandbox
+// (terminal.ts), its output going both to the terminal and to the run log.
+import type { Readable } from "node:stream";
 import type { Db } from "../../db/client.ts";
+import { systemClock, type Clock } from "../clock.ts";
 import type { PubSub } from "../../platform/pubsub/index.ts";
 import type { RunResult, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
 import { processEnv } from "../builders/types.ts";
@@ -13,6 +17,7 @@ import { releaseRef } from "../replicas.ts";
 import { appTopic } from "../state.ts";
 import type { Release } from "../supervisor.ts";
 import { runOutcome, type RunOutcome, type RunStatus } from "./outcome.ts";
+import { terminalProcess, type TerminalSize } from "./terminal.ts";
 
 export interface RunnerDeps {
   db: Db;
@@ -23,6 +28,25 @@ export interface RunnerDeps {
   limits: SandboxLimits;
   dataDirOf(appId: string): string;
   onError(error: unknown, message: string): void;
+  /** What an interactive run's wait for its terminal is timed on. */
+  clock?: Clock;
+}
+
+/** How long an interactive run waits for its terminal before it fails. */
+export const ATTACH_TIMEOUT_MS = 60_000;
+
+/** The client's end of an interactive run: what it types, and where its output and its end go. */
+export interface AttachedTerminal {
+  /** Framed keystrokes and window sizes (terminal.ts); its end hangs the command up (SIGHUP). */
+  input: Readable;
+  output(chunk: Buffer): void;
+  ended(outcome: RunOutcome): void;
+}
+
+interface Held {
+  request: RunRequest;
+  size: TerminalSize;
+  timer: unknown;
 }
 
 export interface RunRequest {
@@ -44,17 +68,47 @@ interface Running {
 
 export class OneOffRuns {
   private readonly running = new Map<string, Running>();
+  /** Interactive runs waiting for their terminal. */
+  private readonly held = new Map<string, Held>();
   private stopping = false;
+  private readonly clock: Clock;
 
-  constructor(private readonly deps: RunnerDeps) {}
+  constructor(private readonly deps: RunnerDeps) {
+    this.clock = deps.clock ?? systemClock;
+  }
 
   /** Runs left unfinished by an earlier platform process end FAILED, saying why (their processes were reaped). */
   async failInterrupted(): Promise<void> {
     await this.deps.db.run.updateMany({ where: { status: { in: UNFINISHED } }, data: { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() } });
   }
 
+  /** An interactive run waits (QUEUED) for attach(); unattached for ATTACH_TIMEOUT_MS, it fails saying so. */
+  hold(request: RunRequest, size: TerminalSize): void {
+    const timer = this.clock.setTimeout(() => {
+      if (!this.held.delete(request.run.id)) return;
+      const error = `No terminal attached within ${ATTACH_TIMEOUT_MS / 1000} s: run it again from a terminal (slipway run).`;
+      void this.record(request.app.id, request.run.id, { status: "FAILED", error, finishedAt: new Date() }).catch((e) => this.deps.onError(e, `failing run ${request.run.id}`));
+    }, ATTACH_TIMEOUT_MS);
+    this.held.set(request.run.id, { request, size, timer });
+  }
+
+  /** Whether the run waits for its terminal here. */
+  isHeld(runId: string): boolean {
+    return this.held.has(runId);
+  }
+
+  /** Starts a held run on `terminal`; false when it is not waiting here (attached already, failed, canceled). */
+  async attach(runId: string, terminal: AttachedTerminal): Promise<boolean> {
+    const held = this.held.get(runId);
+    if (!held) return false;
+    this.held.delete(runId);
+    this.clock.clearTimeout(held.timer);
+    await this.start(held.request, { terminal, size: held.size });
+    return true;
+  }
+
   /** Marks the run RUNNING and starts it; resolves once it runs, its end is recorded when it comes. */
-  async start(request: RunRequest): Promise<void> {
+  async start(request: RunRequest, interactive?: { terminal: AttachedTerminal; size: TerminalSize }): Promise<void> {
     const { app, run } = request;
     await this.record(app.id, run.id, { status: "RUNNING", startedAt: new Date() });
     await this.deps.logs.resume(app.id);
@@ -62,12 +116,17 @@ export class OneOffRuns {
     const log = processLog(this.deps.logs, { appId: app.id, kind: "run", deploymentId: null, runId: run.id, process: run.cronJobId ? `cron.${run.cronJobId}` : `run.${run.id}` }, () => redact);
     log.system(`Running \`${run.command}\` in the release of deployment ${request.release.deploymentId}.`);
     const controller = new AbortController();
-    const done = this.execute(request, log, controller.signal).finally(() => this.running.delete(run.id));
+    const done = this.execute(request, log, controller.signal, interactive).finally(() => this.running.delete(run.id));
     this.running.set(run.id, { appId: app.id, controller, done });
   }
 
   /** Kills the run's whole process tree; false when it does not run here. Resolves once its end is recorded. */
   async cancel(runId: string): Promise<boolean> {
+    const held = this.held.get(runId);
+    if (held) {
+      this.held.delete(runId);
+      this.clock.clearTimeout(held.timer);
+    }
     const running = this.running.get(runId);
     if (!running) return false;
     running.controller.abort();
@@ -83,20 +142,29 @@ export class OneOffRuns {
   /** The platform stops: what still runs is killed and recorded FAILED (a restart does not run it again). */
   async close(): Promise<void> {
     this.stopping = true;
+    for (const held of this.held.values()) this.clock.clearTimeout(held.timer);
     await Promise.all([...this.running.keys()].map((id) => this.cancel(id)));
   }
 
-  private async execute({ app, run, release, env }: RunRequest, log: ProcessLog, signal: AbortSignal): Promise<void> {
+  private async execute({ app, run, release, env }: RunRequest, log: ProcessLog, signal: AbortSignal, interactive?: { terminal: AttachedTerminal; size: TerminalSize }): Promise<void> {
     let outcome: RunOutcome;
+    const terminal = interactive?.terminal;
+    const onPty = interactive && terminalProcess(run.command, interactive.size);
     try {
       const result: RunResult = await this.deps.driver.run({
         appKey: app.id,
         workDir: release.dir,
         dataDir: this.deps.dataDirOf(app.id),
-        argv: ["/bin/sh", "-c", run.command],
-        env: processEnv(release.web, env),
+        argv: onPty ? onPty.argv : ["/bin/sh", "-c", run.command],
+        env: { ...processEnv(release.web, env), ...onPty?.env },
+        ...(terminal ? { stdin: terminal.input } : {}),
         limits: this.deps.limits,
-        onOutput: log.sink,
+        onOutput: terminal
+          ? (stream, chunk) => {
+              terminal.output(chunk);
+              log.sink(stream, chunk);
+            }
+          : log.sink,
         release: releaseRef(app.slug, release.dir),
         timeoutMs: run.timeoutSeconds * 1000,
         signal,
@@ -114,6 +182,7 @@ export class OneOffRuns {
     await this.record(app.id, run.id, { status: outcome.status, exitCode: outcome.exitCode, error: outcome.error, finishedAt: new Date() }).catch((error) =>
       this.deps.onError(error, `recording the end of run ${run.id}`),
     );
+    terminal?.ended(outcome);
   }
 
   private async record(appId: string, runId: string, data: { status: RunStatus; startedAt?: Date; finishedAt?: Date; exitCode?: number | null; error?: string | null }) {

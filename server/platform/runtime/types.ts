@@ -59,6 +59,8 @@ export interface ReleaseRef {
 export interface RunSpec extends ProcessSpec {
   /** Killed (SIGKILL to the whole process tree) past this. */
   timeoutMs: number;
+  /** What the process reads on its stdin (drivers with `terminals`); without it, stdin is empty. */
+  stdin?: import("node:stream").Readable;
   /** Aborting kills the process tree (a canceled deploy). */
   signal?: AbortSignal;
 }
@@ -144,6 +146,8 @@ export interface RuntimeDriver {
    */
   readonly orchestrator?: import("./swarm/orchestrator.ts").SwarmOrchestrator;
   readonly name: string;
+  /** Whether run() feeds RunSpec.stdin to the process (interactive runs attach a terminal through it). */
+  readonly terminals?: boolean;
   /** What this driver enforces on this machine, probed once when it was created. */
   readonly sandbox: SandboxReport;
   /** Where ProcessSpec.dataDir appears inside the app's processes ("/data"), or null: at its host path. */

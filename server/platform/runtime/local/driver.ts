@@ -61,6 +61,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Ru
 
 class LocalDriver implements RuntimeDriver {
   readonly name = "local";
+  readonly terminals = true;
   readonly sandbox: SandboxReport;
   private readonly apps = new Map<string, Promise<App>>();
   private readonly instances = new Set<Instance>();
@@ -233,7 +234,7 @@ class LocalDriver implements RuntimeDriver {
     return { HOME: home, PATH: "/usr/bin:/bin", HOST: host, ...spec.env };
   }
 
-  private async launch(app: App, spec: ProcessSpec, env: Record<string, string>) {
+  private async launch(app: App, spec: ProcessSpec & Pick<RunSpec, "stdin">, env: Record<string, string>) {
     const cgroup = app.cgroup?.child(`p${process.pid}-${++this.sequence}`);
     await cgroup?.create(spec.limits);
     try {
@@ -249,6 +250,7 @@ class LocalDriver implements RuntimeDriver {
         netns: app.network?.netns,
         cgroup,
         onOutput: spec.onOutput,
+        stdin: spec.stdin,
       });
       app.running.add(launched);
       return { launched, cgroup };

@@ -26,6 +26,8 @@ export interface LaunchOptions extends SandboxCommand {
   bwrap: boolean;
   cgroup?: Cgroup;
   onOutput: OutputSink;
+  /** Fed to the command's stdin; without it, stdin is empty. */
+  stdin?: Readable;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -37,7 +39,7 @@ export async function launch(options: LaunchOptions): Promise<Launched> {
 async function launchBwrap(options: LaunchOptions): Promise<Launched> {
   const argv = launcherArgv(options);
   const bwrapArgs = [...bwrapOptions(options), ...SYNC_OPTIONS];
-  const child = spawn(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "pipe", "pipe", "pipe", "pipe"], env: {} });
+  const child = spawn(argv[0], argv.slice(1), { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", "pipe", "pipe", "pipe"], env: {} });
   const closed = followExit(child, options.onOutput);
   const stdio = child.stdio as unknown as (Readable & Writable)[];
   // bwrap closes these once read: a reset there is no failure (the exit status tells what happened).
@@ -51,6 +53,7 @@ async function launchBwrap(options: LaunchOptions): Promise<Launched> {
       await options.cgroup.join(sandboxInit);
     }
     stdio[FD.block].end("1");
+    feedStdin(child, options.stdin);
     const pid = await commandPid(sandboxInit, closed.hasExited);
     const killTree = async () => {
       signal(sandboxInit, "SIGKILL"); // the kernel then kills everything in the pid namespace
@@ -68,9 +71,10 @@ async function launchBwrap(options: LaunchOptions): Promise<Launched> {
 async function launchUnwrapped(options: LaunchOptions): Promise<Launched> {
   const command = [...privilegeDropArgv(options), ...options.argv];
   // Its own process group, so that the whole tree can be killed without a cgroup.
-  const child = spawn(command[0], command.slice(1), { cwd: options.workDir, env: options.env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn(command[0], command.slice(1), { cwd: options.workDir, env: options.env, stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe"], detached: true });
   const closed = followExit(child, options.onOutput);
   await new Promise<void>((resolve, reject) => child.once("spawn", resolve).once("error", reject));
+  feedStdin(child, options.stdin);
   if (options.cgroup) await options.cgroup.join(child.pid!).catch(() => {}); // racy without bwrap's block fd
   return {
     pid: child.pid!,
@@ -82,6 +86,13 @@ async function launchUnwrapped(options: LaunchOptions): Promise<Launched> {
       await closed;
     },
   };
+}
+
+/** Pipes `stdin` into the child's; a child that exits before reading it all is no error. */
+function feedStdin(child: ChildProcess, stdin: Readable | undefined): void {
+  if (!stdin || !child.stdin) return;
+  child.stdin.on("error", () => {});
+  stdin.pipe(child.stdin);
 }
 
 type Closed = Promise<ExitInfo> & { hasExited(): boolean; stderrTail(): string };
