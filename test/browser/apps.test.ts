@@ -175,17 +175,17 @@ describe("apps pages", () => {
     expect(await deployments.getByRole("listitem").filter({ has: page.getByRole("heading", { name: /Deployment/ }) }).count()).toBe(2);
     await page.screenshot({ path: "/tmp/apps-page-2.png", fullPage: true });
 
-    // Scale to 2 from the Instances panel on the Overview: both show up, live; past the quota the panel says why.
+    // Scale web to 2 from the Processes panel on the Overview: both show up, live; past the quota the panel says why.
     await tabs.getByRole("link", { name: "Overview" }).click();
-    const instances = page.getByRole("region", { name: "Instances" });
-    await instances.getByRole("cell", { name: "web.1" }).waitFor();
-    await instances.getByRole("spinbutton", { name: "Instances" }).fill("2");
-    await instances.getByRole("button", { name: "Scale" }).click();
-    await instances.getByRole("cell", { name: "web.2" }).waitFor();
-    await expect.poll(() => instances.getByText("healthy, in rotation").count(), { timeout: 30_000 }).toBe(2);
-    await instances.getByRole("spinbutton", { name: "Instances" }).fill("9");
-    await instances.getByRole("button", { name: "Scale" }).click();
-    await instances.getByRole("alert").getByText(/up to 4 instances each, not 9/).waitFor();
+    const web = page.getByRole("region", { name: "Processes" }).getByRole("article", { name: "web" });
+    await web.getByText("web.1", { exact: true }).waitFor();
+    await web.getByRole("spinbutton", { name: "web instances" }).fill("2");
+    await web.getByRole("button", { name: "Scale web" }).click();
+    await web.getByRole("cell", { name: "web.2" }).waitFor();
+    await expect.poll(() => web.getByText("Healthy", { exact: true }).count(), { timeout: 30_000 }).toBe(2);
+    await web.getByRole("spinbutton", { name: "web instances" }).fill("9");
+    await web.getByRole("button", { name: "Scale web" }).click();
+    await web.getByRole("alert").getByText(/runs 9 instances of .*past your maxInstances of 4/).waitFor();
     await tabs.getByRole("link", { name: "Logs" }).click();
     await runtimeLog.getByText("web.2", { exact: true }).first().waitFor();
 

@@ -32,3 +32,13 @@ export function formatDuration(ms: number): string {
   const minutes = Math.floor(ms / 60_000);
   return `${minutes} min ${Math.round((ms % 60_000) / 1000)} s`;
 }
+
+/** How long something has been up, coarsely (it is read at a glance): under a minute, 5 min, 3 h 4 min, 2 d 3 h. */
+export function formatUptime(ms: number): string {
+  const minutes = Math.floor(Math.max(0, ms) / 60_000);
+  if (minutes < 1) return "under a minute";
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours} h ${minutes % 60} min`;
+  return `${Math.floor(hours / 24)} d ${hours % 24} h`;
+}

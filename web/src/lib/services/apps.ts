@@ -64,19 +64,6 @@ const RestartMutation = graphql(`
   }
 `);
 
-const ScaleMutation = graphql(`
-  mutation ScaleApp($slug: String!, $instances: Int!) {
-    scaleApp(slug: $slug, instances: $instances) {
-      __typename
-      ... on App {
-        slug
-        instances
-      }
-      ...ErrorFields
-    }
-  }
-`);
-
 const RollbackMutation = graphql(`
   mutation Rollback($slug: String!, $input: RollbackInput) {
     rollback(slug: $slug, input: $input) {
@@ -188,14 +175,6 @@ export async function restartApp(slug: string): Promise<Outcome> {
   const restarted = await mutate(RestartMutation, { slug }, "restartApp", ["App"]);
   if (!restarted.ok) return failed(restarted.problem, `Could not restart ${slug}.`);
   toast.success(`Restarted ${slug}.`);
-  return done;
-}
-
-/** Runs `instances` instances of the app; the live subscription shows them start and stop. */
-export async function scaleApp(slug: string, instances: number): Promise<Outcome> {
-  const scaled = await mutate(ScaleMutation, { slug, instances }, "scaleApp", ["App"]);
-  if (!scaled.ok) return failed(scaled.problem);
-  toast.success(`Scaling ${slug} to ${instances} instance${instances === 1 ? "" : "s"}.`);
   return done;
 }
 

@@ -9,7 +9,7 @@ import { problemFrom } from "./errors";
 export interface LogLineView {
   timestamp: string;
   stream: "stdout" | "stderr" | "system";
-  /** The instance that wrote it ("web.2"), for an app's own output; null otherwise. */
+  /** The process that wrote it ("web.2", "worker.1", "release"), for an app's own output; null otherwise. */
   source: string | null;
   segments: Segment[];
   /** Without escape sequences, for searching. */
@@ -24,6 +24,7 @@ const LogsSubscription = graphql(`
       timestamp
       stream
       instance
+      process
       line
     }
   }
@@ -51,8 +52,15 @@ export class LiveLog {
       this.loaded = true;
       if (fresh.length === 0) return;
       last = fresh[fresh.length - 1].timestamp;
-      const views = fresh.map((l) => ({ timestamp: l.timestamp, stream: l.stream, source: l.instance ? `web.${l.instance}` : null, segments: parseAnsi(l.line), text: stripAnsi(l.line) }));
+      const views = fresh.map((l) => ({ timestamp: l.timestamp, stream: l.stream, source: sourceOf(l, variables.kind), segments: parseAnsi(l.line), text: stripAnsi(l.line) }));
       this.lines = [...this.lines, ...views].slice(-MAX_LINES);
     });
   }
+}
+
+function sourceOf(line: { instance?: number | null; process?: string | null }, kind: string): string | null {
+  // Every line of a run's output is that run's: naming it on each line would say nothing.
+  if (kind === "run") return null;
+  // Lines stored before LogLine.process name only their web instance.
+  return line.process ?? (line.instance ? `web.${line.instance}` : null);
 }
