@@ -115,7 +115,7 @@ export const LogsSubscription = graphql(`
 export const StartRunMutation = graphql(`
   mutation CliStartRun($slug: String!, $input: StartRunInput!) {
     startRun(slug: $slug, input: $input) {
-      ... on Run { id status }
+      ... on Run { id status attachUrl }
       ...CliError
     }
   }

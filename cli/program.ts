@@ -102,6 +102,7 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .addOption(app)
     .option("--timeout <seconds>", "kill it with every process it started after this long, 1-86400 (default 3600)")
     .option("--detach", "print the run's id and exit at once")
+    .option("--no-tty", "stream its output instead of attaching a terminal (the default on a terminal)")
     // From its first word on, the command's own words and options (cli/run-argv.ts puts a -- there).
     .action(lazy(runs, "run"));
   program.command("runs").description("the app's recent one-off runs").addOption(app).addOption(json).action(lazy(runs, "list"));

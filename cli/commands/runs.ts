@@ -1,13 +1,14 @@
 // slipway run <command…> [--timeout s] [--detach], runs, runs:cancel <id>: a command run once in the app's live
 // release, sandboxed like its processes. `run` streams its output (stdout to stdout, stderr to stderr, Slipway's
-// own lines dimmed on stderr) and exits with the command's exit code; Ctrl-C cancels the run.
+// own lines dimmed on stderr) and exits with the command's exit code; Ctrl-C cancels the run. On a terminal (and
+// without --no-tty or --detach) the run gets a terminal of its own instead, attached to this one (terminal.ts).
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
 import { CancelRunMutation, RunStatusQuery, RunsQuery, StartRunMutation } from "../documents.ts";
 import { resolveApp } from "../link.ts";
 import { CliError, color, formatDuration, print, printJson, printTable, status } from "../output.ts";
 import type { LogLine, RunState } from "../stream.ts";
 
-type Options = GlobalOptions & { app?: string; json?: boolean; timeout?: string; detach?: boolean };
+type Options = GlobalOptions & { app?: string; json?: boolean; timeout?: string; detach?: boolean; tty?: boolean };
 
 const FINISHED = new Set(["SUCCEEDED", "FAILED", "TIMED_OUT", "CANCELED"]);
 
@@ -46,9 +47,30 @@ export async function run(words: string[], options: Options) {
   const timeoutSeconds = timeoutOf(options.timeout);
   const api = Api.connect(options);
   const slug = resolveApp(options.app);
+  if (!options.detach && options.tty !== false && process.stdin.isTTY && process.stdout.isTTY) {
+    const attached = await runOnTerminal(api, slug, command, timeoutSeconds);
+    if (attached) return;
+  }
   const started = unwrap((await api.graphql(StartRunMutation, { slug, input: { command, timeoutSeconds } })).startRun);
   if (!("id" in started)) throw new CliError("Unexpected answer from the server.");
   await attach(api, slug, started.id, options.detach);
+}
+
+/** The run on a terminal attached to this one; false when the server's runtime cannot give it one. */
+async function runOnTerminal(api: Api, slug: string, command: string, timeoutSeconds: number | undefined): Promise<boolean> {
+  const input = { command, timeoutSeconds, interactive: true, cols: process.stdout.columns, rows: process.stdout.rows };
+  const answer = (await api.graphql(StartRunMutation, { slug, input })).startRun;
+  if ("code" in answer && answer.code === "conflict" && /cannot attach a terminal/.test(answer.message)) {
+    process.stderr.write(color.dim(`${answer.message.split(":")[0]}: running it without one.\n`, process.stderr));
+    return false;
+  }
+  const started = unwrap(answer);
+  if (!("attachUrl" in started) || !started.attachUrl) throw new CliError("Unexpected answer from the server.");
+  const { attachTerminal, exitStatusOf } = await import("../terminal.ts");
+  const outcome = await attachTerminal(api, started.attachUrl);
+  process.exitCode = exitStatusOf(outcome);
+  if (outcome.exitCode === null) process.stderr.write(`\r\n${color.red("✖", process.stderr)} Run ${started.id} ${status(outcome.status)}${outcome.error ? `: ${outcome.error}` : ""}\r\n`);
+  return true;
 }
 
 /**

@@ -29,7 +29,7 @@ type Documents = {
     "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n": typeof types.CliDeploymentStatusDocument,
     "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliLogsDocument,
     "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": typeof types.CliFollowLogsDocument,
-    "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliStartRunDocument,
+    "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status attachUrl }\n      ...CliError\n    }\n  }\n": typeof types.CliStartRunDocument,
     "\n  subscription CliRunStatus($slug: String!, $id: ID!) {\n    app(slug: $slug) { run(id: $id) { id status exitCode error } }\n  }\n": typeof types.CliRunStatusDocument,
     "\n  query CliRun($slug: String!, $id: ID!) {\n    appRun(slug: $slug, id: $id) { id status exitCode error }\n  }\n": typeof types.CliRunDocument,
     "\n  query CliRuns($slug: String!) {\n    app(slug: $slug) { runs(first: 20) { id command trigger status exitCode createdAt startedAt durationMs } }\n  }\n": typeof types.CliRunsDocument,
@@ -79,7 +79,7 @@ const documents: Documents = {
     "\n  query CliDeploymentStatus($slug: String!) {\n    app(slug: $slug) { status url deployments(limit: 20) { id status error } }\n  }\n": types.CliDeploymentStatusDocument,
     "\n  query CliLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliLogsDocument,
     "\n  subscription CliFollowLogs($slug: String!, $kind: LogKind, $deployment: ID, $run: ID, $after: String, $limit: Int) {\n    appLogs(slug: $slug, kind: $kind, deployment: $deployment, run: $run, after: $after, limit: $limit) { timestamp stream line deploymentId }\n  }\n": types.CliFollowLogsDocument,
-    "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": types.CliStartRunDocument,
+    "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status attachUrl }\n      ...CliError\n    }\n  }\n": types.CliStartRunDocument,
     "\n  subscription CliRunStatus($slug: String!, $id: ID!) {\n    app(slug: $slug) { run(id: $id) { id status exitCode error } }\n  }\n": types.CliRunStatusDocument,
     "\n  query CliRun($slug: String!, $id: ID!) {\n    appRun(slug: $slug, id: $id) { id status exitCode error }\n  }\n": types.CliRunDocument,
     "\n  query CliRuns($slug: String!) {\n    app(slug: $slug) { runs(first: 20) { id command trigger status exitCode createdAt startedAt durationMs } }\n  }\n": types.CliRunsDocument,
@@ -174,7 +174,7 @@ export function graphql(source: "\n  subscription CliFollowLogs($slug: String!, 
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliStartRunDocument;
+export function graphql(source: "\n  mutation CliStartRun($slug: String!, $input: StartRunInput!) {\n    startRun(slug: $slug, input: $input) {\n      ... on Run { id status attachUrl }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliStartRunDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -164,8 +164,14 @@ export type RunTrigger =
   | 'cron';
 
 export type StartRunInput = {
+  /** The terminal's width in characters, 1–1000 (80) */
+  cols?: number | null | undefined;
   /** A shell line, run as /bin/sh -c <command> inside the app's sandbox, in its live release */
   command: string;
+  /** Run on a terminal: the run waits (QUEUED) until a client attaches to Run.attachUrl over a WebSocket (60 s at most), then runs on a pty */
+  interactive?: boolean | null | undefined;
+  /** The terminal's height in lines, 1–1000 (24) */
+  rows?: number | null | undefined;
   /** 1–86400, default 3600: past it the run is killed with every process it started (TIMED_OUT) */
   timeoutSeconds?: number | null | undefined;
 };
@@ -320,7 +326,7 @@ export type CliStartRunMutation = { startRun:
     | { __typename: 'InvalidRequestError', code: string, message: string }
     | { __typename: 'NotFoundError', code: string, message: string }
     | { __typename: 'QuotaExceededError', code: string, message: string }
-    | { id: string, status: RunStatus }
+    | { id: string, status: RunStatus, attachUrl: string | null }
    };
 
 export type CliRunStatusSubscriptionVariables = Exact<{
@@ -930,6 +936,7 @@ export const CliStartRunDocument = new TypedDocumentString(`
     ... on Run {
       id
       status
+      attachUrl
     }
     ...CliError
   }

@@ -99,6 +99,22 @@ describe("in a terminal", () => {
     expect(mine.body).toMatchObject([{ id, reason: "launch week", status: "PENDING", limits: { maxApps: 9 } }]);
   });
 
+  it("run attaches a terminal: typed input reaches the command on a pty of this size, Ctrl-C interrupts it", async () => {
+    type(`clear && node ${BIN} run 'printf "name? "; read -r name; echo "hi $name"; stty size'`);
+    await until(/name\? $/m, "the command's prompt", 30_000);
+    type("tmux");
+    await until(/^hi tmux$/m, "the answer", 20_000);
+    await until(/^40 120$/m, "the terminal's size");
+    type(`echo "exit=$?"`);
+    await until(/^exit=0$/m, "its exit status");
+    type(`clear && node ${BIN} run 'echo ready; sleep 300'`);
+    await until(/^ready$/m, "the command to start", 30_000);
+    tmux("send-keys", "-t", SESSION, "C-c");
+    await until(/Run \w+ FAILED: It ended without an exit code \(signal SIGINT\)\./, "the interrupted run", 20_000);
+    type(`echo "exit=$?"`);
+    await until(/^exit=130$/m, "the shell's status for an interrupt");
+  });
+
   it("apps:delete asks to type the slug, and a wrong answer deletes nothing", async () => {
     const slug = `term-${process.pid}`;
     type(`node ${BIN} apps:delete ${slug}`);
