@@ -10,6 +10,7 @@
 // (languages.ts), written as section "hosting-languages"; --rounds N (default 3).
 // --runs N: only one-off runs (`echo ok`) against the same command spawned directly (runs.ts), written as section
 // "hosting-runs".
+// --cron N: only cron start times after the minute boundary over N minutes (cron.ts), written as section "hosting-cron".
 // --processes N: only web-and-worker deploys against web alone (processes.ts), written as section "hosting-processes".
 // --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
 // the comparison table of section "hosting-runtimes" (right after this one).
@@ -25,6 +26,7 @@ import { benchLogs } from "./logs.ts";
 import { benchRuntimes } from "./runtimes.ts";
 import { benchRuns } from "./runs.ts";
 import { benchProcesses } from "./processes.ts";
+import { benchCron } from "./cron.ts";
 import { LANGUAGES, benchLanguage, languageBuildSettings, prepareDockerFrom } from "./languages.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
@@ -33,12 +35,18 @@ const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..
 
 async function main() {
   const { values } = parseArgs({
-    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" } },
+    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" }, cron: { type: "string" } },
   });
   if (values.runs) {
     const body = await benchOneOffRuns(Number(values.runs));
     console.log(`\n${body}`);
     if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-runs", body);
+    return;
+  }
+  if (values.cron) {
+    const body = await benchCron(Number(values.cron));
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-cron", body);
     return;
   }
   if (values.processes) {
