@@ -63,10 +63,14 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       removeHooks.push(hook);
     },
 
-    /** Yields once now, then after every change of the app's status or deployments. */
-    async watch(ownerId: string, slug: string): Promise<AsyncGenerator<void>> {
+    /**
+     * Yields once now, then after every change of the app's status or deployments. `signal`: aborting ends it even
+     * while it waits for a change.
+     */
+    async watch(ownerId: string, slug: string, signal?: AbortSignal): Promise<AsyncGenerator<void>> {
       const app = await mine(ownerId, slug);
       const changes = await deps.pubsub.subscribe(appTopic(app.id));
+      signal?.addEventListener("abort", () => void changes.return?.(), { once: true });
       return (async function* () {
         try {
           yield;

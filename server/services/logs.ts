@@ -5,7 +5,15 @@ import type { LogKind, LogLineRecord } from "../hosting/logs/store.ts";
 import { isLogTimestamp } from "../hosting/logs/timestamps.ts";
 import type { AppService } from "./apps.ts";
 import type { DeploymentService } from "./deployments.ts";
-import type { RunService } from "./runs.ts";
+import type { RunRow, RunService } from "./runs.ts";
+import { FINISHED_RUN } from "../hosting/runs/outcome.ts";
+import { mergeStreams } from "./merge-streams.ts";
+
+/** A batch of a run's output lines, with the run as it stands; the last one comes once it finished. */
+export interface RunOutput {
+  lines: LogLineRecord[];
+  run: RunRow;
+}
 
 export interface LogRequest {
   kind?: LogKind | null;
@@ -51,6 +59,41 @@ export function createLogService(deps: { apps: AppService; deployments: Deployme
     async watch(ownerId: string, slug: string, request: LogRequest): Promise<AsyncGenerator<LogLineRecord[]>> {
       const { app, query } = await resolve(ownerId, slug, request);
       return engine.logs.watch(app.id, query);
+    },
+
+    /** A run's output, history then live, each batch with the run; it ends once the run finished and every line was sent. */
+    async watchRun(ownerId: string, slug: string, runId: string, after: string | null): Promise<AsyncGenerator<RunOutput>> {
+      const { app, query } = await resolve(ownerId, slug, { kind: "run", run: runId, after, limit: MAX_LOG_LIMIT });
+      // Both streams wait on the pubsub; ending them goes through this signal, which releases their waits.
+      const ending = new AbortController();
+      const events = mergeStreams(engine.logs.watch(app.id, query, ending.signal), await apps.watch(ownerId, slug, ending.signal));
+      const rest = async (from: string | null) => {
+        const all: LogLineRecord[] = [];
+        for (let page = await engine.logs.query(app.id, { ...query, after: from }); page.length; page = page.length < MAX_LOG_LIMIT ? [] : await engine.logs.query(app.id, { ...query, after: page.at(-1)!.timestamp })) {
+          all.push(...page);
+        }
+        return all;
+      };
+      return (async function* () {
+        let last = after;
+        try {
+          // next() by hand: a for-await would close the streams before the signal released them.
+          for (let event = await events.next(); !event.done; event = await events.next()) {
+            const run = await runs.ofApp(app.id, runId);
+            if (event.value.from === "a" && event.value.value.length) {
+              last = event.value.value.at(-1)!.timestamp;
+              yield { lines: event.value.value, run };
+            }
+            if (!FINISHED_RUN.has(run.status)) continue;
+            // Its whole output was stored before it read as finished: what the stream has not sent yet is in the store.
+            yield { lines: await rest(last), run };
+            return;
+          }
+        } finally {
+          ending.abort();
+          await events.return(undefined);
+        }
+      })();
     },
   };
 }

@@ -2,7 +2,9 @@
 // its exit code and output, the app's env vars and files, a timeout and a cancel that kill the whole process tree,
 // bad input, maxInstances, and a platform stop or restart that fails what it interrupted (nothing runs twice).
 import { execFileSync } from "node:child_process";
+import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { Client } from "../helpers/client.ts";
 import { deploy, waitFor, zipFolder } from "../helpers/apps.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
@@ -158,6 +160,30 @@ describe("one-off runs", () => {
     // A NUL written as an escape in the document itself (a JSON body with one is refused before GraphQL runs).
     const nul = await owner.graphql(`mutation($slug: String!) { startRun(slug: $slug, input: { command: "echo a\\u0000b" }) { __typename ... on InvalidRequestError { fields { field message } } } }`, { slug });
     expect(nul.body.data.startRun).toEqual({ __typename: "InvalidRequestError", fields: [{ field: "command", message: expect.stringMatching(/NUL/) }] });
+  });
+
+  it("streams a run's output over the runOutput subscription, which completes once the run finished", async () => {
+    const url = server.url.replace(/^http/, "ws") + "/graphql";
+    const cookie = owner.cookie!;
+    class WithCookie extends WebSocket {
+      constructor(address: string, protocols?: string | string[]) {
+        super(address, protocols, { headers: { cookie } });
+      }
+    }
+    const client = createClient({ url, webSocketImpl: WithCookie, retryAttempts: 0 });
+    const run = (await owner.post(`/api/apps/${slug}/runs`, { command: "echo one; sleep 0.3; echo two; exit 4" })).body;
+    const batches: { lines: { line: string; stream: string }[]; run: { status: string; exitCode: number | null } }[] = [];
+    await new Promise<void>((resolve, reject) =>
+      client.subscribe(
+        { query: `subscription($slug: String!, $id: ID!) { runOutput(slug: $slug, id: $id) { lines { line stream } run { status exitCode } } }`, variables: { slug, id: run.id } },
+        { next: (value) => void batches.push((value.data as { runOutput: (typeof batches)[number] }).runOutput), error: reject, complete: resolve },
+      ),
+    );
+    await client.dispose();
+    const lines = batches.flatMap((b) => b.lines).filter((l) => l.stream === "stdout").map((l) => l.line);
+    expect(lines).toEqual(["one", "two"]);
+    expect(batches.at(-1)!.run).toEqual({ status: "FAILED", exitCode: 4 });
+    expect(batches[0].run.status).toBe("RUNNING");
   });
 
   it("stops a run past its timeout with its whole process tree (TIMED_OUT)", async () => {

@@ -9,7 +9,7 @@ const LogKindEnum = builder.enumType("LogKind", {
 });
 const LogStreamEnum = builder.enumType("LogStream", { values: ["stdout", "stderr", "system"] as const });
 
-const LogLine = builder
+export const LogLine = builder
   .objectRef<LogLineRecord>("LogLine")
   .implement({
     fields: (t) => ({

@@ -3,7 +3,9 @@
 import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../../errors.ts";
 import { builder } from "../builder.ts";
 import { pageArgs, pageCost, pageOf } from "../pages.ts";
+import type { RunOutput as RunOutputView } from "../../services/logs.ts";
 import { App } from "./apps.ts";
+import { LogLine } from "./logs.ts";
 
 const READ = { "read:apps": true } as const;
 const WRITE = { "write:apps": true } as const;
@@ -110,3 +112,21 @@ builder.mutationFields((t) => ({
     resolve: (_root, { slug, id }, ctx) => ctx.services.runs.cancel(ctx.viewer.user.id, slug, String(id)),
   }),
 }));
+
+const RunOutput = builder.objectRef<RunOutputView>("RunOutput").implement({
+  description: "A batch of a run's output lines, with the run as it stands",
+  fields: (t) => ({
+    lines: t.expose("lines", { type: [LogLine] }),
+    run: t.expose("run", { type: Run }),
+  }),
+});
+
+builder.subscriptionField("runOutput", (t) =>
+  t.withAuth(READ).field({
+    type: RunOutput,
+    description: "A run's output: its history (after `after`), then each new batch, each with the run; it completes once the run finished and every line was sent",
+    args: { slug: t.arg.string(), id: t.arg.id(), after: t.arg.string({ required: false, description: "Only lines strictly newer than this timestamp" }) },
+    subscribe: (_root, { slug, id, after }, ctx) => ctx.services.logs.watchRun(ctx.viewer.user.id, slug, String(id), after ?? null),
+    resolve: (output) => output,
+  }),
+);

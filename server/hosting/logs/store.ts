@@ -178,8 +178,10 @@ export class LogStore {
    * History (as `query` answers it), then every new line as it is committed, in batches. Subscribes before
    * reading history and skips what history already gave, so nothing is missed or repeated.
    */
-  async *watch(appId: string, q: LogQuery): AsyncGenerator<LogLineRecord[]> {
+  /** `signal`: aborting ends the watch even while it waits for lines (a generator's return() would wait for them). */
+  async *watch(appId: string, q: LogQuery, signal?: AbortSignal): AsyncGenerator<LogLineRecord[]> {
     const live = await this.pubsub.subscribe(topic(appId));
+    signal?.addEventListener("abort", () => void live.return?.(), { once: true });
     try {
       let last = q.after ?? "";
       const matches = (l: LogLineRecord) => l.kind === q.kind && (!q.deploymentId || l.deploymentId === q.deploymentId) && (!q.runId || l.runId === q.runId);
