@@ -1,6 +1,5 @@
 // Builds the HTTP server: one Fastify instance serving the API, GraphQL (HTTP + WebSocket), the
 // dashboard and, later, OAuth and deployed apps.
-import { RUN_ATTACH_PATH, runTerminalUpgrade } from "./http/run-terminal.ts";
 import { randomBytes } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
@@ -9,6 +8,8 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { configWarnings, type Config } from "./config.ts";
 import { migrate } from "./db/migrate.ts";
 import { schema } from "./graphql/schema/index.ts";
+import { RUN_ATTACH_PATH, runTerminalUpgrade } from "./http/run-terminal.ts";
+import type { EdgeDriver } from "./platform/edge/types.ts";
 import { registerGraphQL } from "./graphql/server.ts";
 import { createRouter, type RouteTable } from "./hosting/router/index.ts";
 import { cdnRoutes } from "./http/cdn.ts";
@@ -134,6 +135,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   // Before the server waits for open connections: proxied streams and WebSockets would hold it open.
   app.addHook("preClose", () => router.close());
   let edgeTimer: NodeJS.Timeout | undefined;
+  /** The edge in front (EDGE=caddy), once listening: closed after the platform. */
+  let edgeDriver: EdgeDriver | null = null;
   app.addHook("onClose", async () => {
     clearInterval(edgeTimer);
     platform.engine.routes.detachEdge();
@@ -141,7 +144,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       await platform.close();
     } finally {
       // After the apps stopped: until then Caddy finds their instances here.
-      await platform.engine.edge?.close();
+      await edgeDriver?.close();
     }
   });
 
@@ -173,7 +176,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       });
       if (edge) {
         const routes = platform.engine.routes;
-        platform.engine.edge = edge;
+        edgeDriver = edge;
+        platform.useEdge(edge);
         await routes.attachEdge(
           (snapshot) => edge.apply(snapshot),
           (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; retrying within ${EDGE_CHECK_MS / 1000} s`),

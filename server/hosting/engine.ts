@@ -5,7 +5,6 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
-import type { EdgeDriver } from "../platform/edge/types.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { buildAndRelease, buildAndRollOut, restartRelease, rollOutRelease, runPipeline, type StepTiming } from "./deploy/pipeline.ts";
@@ -75,8 +74,6 @@ const UNFINISHED = ["QUEUED", "BUILDING", "STARTING"] as const;
 
 export class HostingEngine {
   readonly routes = new MemoryRouteTable();
-  /** The edge in front (EDGE=caddy), once the server listens; null: the in-process router serves the apps. */
-  edge: EdgeDriver | null = null;
   readonly logs: LogStore;
   readonly paths: HostingPaths;
   /** The apps' own health-check settings: the services set them, every check reads them. */

@@ -7,6 +7,7 @@ import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
 import { createAppReads } from "../db/app-reads.ts";
 import { createSql } from "../db/sql.ts";
 import { HostingEngine } from "../hosting/engine.ts";
+import type { EdgeDriver } from "./edge/types.ts";
 import { OneOffRuns } from "../hosting/runs/runner.ts";
 import { systemClock, type Clock } from "../hosting/clock.ts";
 import { syncCronJobs } from "../hosting/cron/jobs.ts";
@@ -37,6 +38,8 @@ export interface Platform {
   cron: CronScheduler;
   storage: ObjectStorage;
   authenticate: Authenticate;
+  /** The edge in front (EDGE=caddy), once the server listens: it serves the custom domains' certificates. */
+  useEdge(edge: EdgeDriver): void;
   close(): Promise<void>;
 }
 
@@ -89,7 +92,9 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     pathOf: (appId, file) => engine.appDataPath(appId, file),
     appEndpoint: (server) => engine.appEndpoint(server),
   });
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, now: () => new Date(clock.now()) });
+  let edge: EdgeDriver | null = null;
+  const certificateOf = (hostname: string, verified: boolean) => edge?.certificate(hostname, verified) ?? "none";
+  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, certificateOf, now: () => new Date(clock.now()) });
   services.backups.start();
   const cron = new CronScheduler({
     db,
@@ -112,6 +117,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     cron,
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
+    useEdge: (front) => void (edge = front),
     async close() {
       await services.backups.stop();
       await services.domains.stop();

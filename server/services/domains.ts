@@ -46,7 +46,16 @@ export interface DomainView {
   createdAt: Date;
 }
 
-export function createDomainService(deps: { db: Db; config: Config; engine: HostingEngine; apps: AppService; pubsub: PubSub; audit: AuditService }) {
+export function createDomainService(deps: {
+  db: Db;
+  config: Config;
+  engine: HostingEngine;
+  apps: AppService;
+  pubsub: PubSub;
+  audit: AuditService;
+  /** The edge's certificate for a hostname (EDGE=caddy); "none" without an edge. */
+  certificateOf(hostname: string, verified: boolean): string;
+}) {
   const { db, config, engine, apps, audit } = deps;
   const publicUrl = new URL(config.publicUrl);
   const rules = { platformHostname: publicUrl.hostname, appsDomain: config.appsDomain };
@@ -64,7 +73,7 @@ export function createDomainService(deps: { db: Db; config: Config; engine: Host
     hostname: row.hostname,
     verified: row.verifiedAt !== null,
     verifiedAt: row.verifiedAt,
-    certificate: engine.edge?.certificate(row.hostname, row.verifiedAt !== null) ?? "none",
+    certificate: deps.certificateOf(row.hostname, row.verifiedAt !== null),
     dnsRecord: { type: "CNAME", name: row.hostname, value: `${slug}.${config.appsDomain}` },
     txtRecord: row.verifiedAt ? null : { type: "TXT", name: `_slipway-challenge.${row.hostname}`, value: row.token },
     challengeUrl: row.verifiedAt ? null : `http://${row.hostname}${challenge.port === 80 ? "" : `:${challenge.port}`}${CHALLENGE_PREFIX}${row.token}`,

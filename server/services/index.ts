@@ -63,6 +63,8 @@ export interface ServiceDeps {
   databases: Provisioners;
   /** The time cron jobs' next runs are counted from: the scheduler's clock. */
   now?: () => Date;
+  /** A custom domain's certificate at the edge (EDGE=caddy, once the server listens); "none" without one. */
+  certificateOf(hostname: string, verified: boolean): string;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -100,7 +102,7 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     apps,
     env: createEnvService({ db, apps, engine, audit }),
-    domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit }),
+    domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit, certificateOf: deps.certificateOf }),
     deployments,
     runs,
     processes: createProcessService({ db, apps, accounts, engine }),

@@ -3,8 +3,8 @@
 // lines: they follow the failure line in the build log and stay with the deployment (Deployment.failureOutput).
 import { SandboxUnavailableError } from "../../platform/runtime/index.ts";
 import type { LogLineRecord } from "../logs/store.ts";
-import { BuildError } from "../builders/index.ts";
-import { DeployCanceled, DeployError } from "../errors.ts";
+import { AppError } from "../../errors.ts";
+import { DeployCanceled } from "../errors.ts";
 import { StartFailed } from "../health.ts";
 
 export interface Failure {
@@ -20,7 +20,7 @@ export interface Failure {
 
 export function describeFailure(error: unknown, aborted: boolean): Failure {
   const canceled = error instanceof DeployCanceled || aborted;
-  const shown = error instanceof DeployError || isUserError(error);
+  const shown = error instanceof AppError && error.expose && (error.status < 500 || error instanceof SandboxUnavailableError);
   const message = canceled ? "The deployment was canceled." : shown ? (error as Error).message : "The deployment failed on Slipway's side; try again.";
   if (canceled) return { canceled, unexpected: false, message, output: null, buildLog: [{ stream: "system", line: "Canceled: the previous release keeps serving." }] };
   const buildLog: Failure["buildLog"] = [{ stream: "system", line: `Failed: ${message}` }];
@@ -28,10 +28,4 @@ export function describeFailure(error: unknown, aborted: boolean): Failure {
   if (error instanceof StartFailed) buildLog.push({ stream: "system", line: output.length ? "The app's last output before it stopped:" : "The app wrote nothing before it stopped." });
   buildLog.push(...output);
   return { canceled, unexpected: !shown, message, output: output.length ? output.map((o) => o.line) : null, buildLog };
-}
-
-/** Errors whose message is for the user (a bad zip, an unrecognised project): the project's AppErrors with expose. */
-function isUserError(error: unknown): boolean {
-  if (error instanceof BuildError || error instanceof SandboxUnavailableError) return true;
-  return !!error && typeof error === "object" && "expose" in error && (error as { expose: boolean }).expose === true && "status" in error && (error as { status: number }).status < 500;
 }
