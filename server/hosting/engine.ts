@@ -211,11 +211,6 @@ export class HostingEngine {
     return { restarts: supervisor?.restarts ?? 0, running: !!supervisor?.running, processes: supervisor?.processes() ?? [], workers };
   }
 
-  /** The process types beside web that the app's live release runs now. */
-  workerTypes(appId: string): string[] {
-    return this.workers.get(appId)?.types ?? [];
-  }
-
   /** Runs `quantity` instances of a type beside web of the live release (web scales through scale()). */
   scaleWorkers(app: { id: string }, type: string, quantity: number): Promise<void> {
     return this.workers.get(app.id)?.scale(type, quantity) ?? Promise.resolve();
@@ -242,20 +237,26 @@ export class HostingEngine {
     if (!release) throw new DeployError("The live release is no longer kept on disk: deploy again.");
     const supervisor = this.supervisorOf(app);
     this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting." });
-    this.runWorkers(app, release, await this.formationOf(app.id));
+    const formation = await this.formationOf(app.id);
+    // Web first, as a deploy does: a stopped app is no longer stopped once it runs again.
     await supervisor.bringBack(release);
+    this.runWorkers(app, release, formation);
   }
 
   /** New env vars: secrets are redacted from now on, and a running app restarts with them. */
   async envChanged(app: { id: string; slug: string }): Promise<void> {
     await this.envOf(app.id);
+    const formation = await this.formationOf(app.id);
     const supervisor = this.supervisors.get(app.id);
     supervisor?.envChanged();
     const release = supervisor?.liveRelease;
-    if (!supervisor?.running || !release) return;
+    if (!supervisor || !release || supervisor.isStopped) return;
+    // Crashed web instances and workers read the new ones when they start again; running ones restart now.
+    const workersRun = !!this.workers.get(app.id)?.types.length;
+    if (!supervisor.running && !workersRun) return;
     this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting with the new environment variables." });
-    this.runWorkers(app, release, await this.formationOf(app.id));
-    void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
+    if (workersRun) this.runWorkers(app, release, formation);
+    if (supervisor.running) void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
   }
 
   /** Where the app's processes see a file of its data directory (its SQLite databases). */
@@ -274,15 +275,18 @@ export class HostingEngine {
   async whileStopped<T>(app: { id: string; slug: string }, fn: () => Promise<T>): Promise<T> {
     const supervisor = this.supervisors.get(app.id);
     const release = supervisor?.liveRelease;
-    const running = !!supervisor?.running && !!release;
-    if (running) await Promise.all([supervisor!.stop(), this.workers.get(app.id)?.stop()]);
+    // Web and the other types are decided apart: workers may write to the database while web crash-loops.
+    const webRan = !!supervisor?.running && !!release;
+    const workersRan = !!release && !!this.workers.get(app.id)?.types.length;
+    await Promise.all([webRan ? supervisor!.stop() : undefined, workersRan ? this.workers.get(app.id)!.stop() : undefined]);
     try {
       return await fn();
     } finally {
-      if (running) {
+      if (webRan || workersRan) {
         this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release!.deploymentId, line: "Restarting after a database restore." });
-        this.runWorkers(app, release!, await this.formationOf(app.id));
-        await supervisor!.bringBack(release!);
+        const formation = await this.formationOf(app.id);
+        if (webRan) await supervisor!.bringBack(release!);
+        if (workersRan) this.runWorkers(app, release!, formation);
       }
     }
   }
@@ -386,8 +390,13 @@ export class HostingEngine {
     return workers;
   }
 
-  /** (Re)starts the release's process types beside web, in the background; a failure is the operator's to read. */
+  /**
+   * (Re)starts the release's process types beside web, in the background; a failure is the operator's to read. Not
+   * for an app being stopped or deleted meanwhile (its supervisor says so).
+   */
   private runWorkers(app: { id: string; slug: string }, release: Release, formation: Formation | null): void {
+    const supervisor = this.supervisors.get(app.id);
+    if (supervisor?.isStopped) return;
     void this.workersOf(app)?.roll(release, formation).catch((error) => this.deps.onError(error, `starting the workers of app ${app.slug}`));
   }
 
@@ -463,7 +472,7 @@ export class HostingEngine {
         driver: this.deps.driver,
         ...(supervisor instanceof ServiceSupervisor ? { service: supervisor } : { supervisor }),
         workers: this.workersOf(app) ?? undefined,
-        formation: deployment.app.formation as Formation | null,
+        formation: () => this.formationOf(appId),
         ...(this.deps.maxInstancesOf ? { maxInstances: () => this.deps.maxInstancesOf!(appId) } : {}),
         buildLimits: this.deps.options.buildLimits,
         build: { ...this.deps.options.build, cacheDir: this.paths.cache(appId) },
@@ -487,6 +496,8 @@ export class HostingEngine {
       }
       // Past the switch the new release serves: what failed after it (retiring the old one) is not the deployment's.
       this.deps.onError(error, `after deployment ${deploymentId} went live`);
+      // The previous release's process types are no longer the app's to stop: stop them here, or nothing would.
+      await ctx.workers?.retire(ctx.replacedWorkers ?? []).catch((e) => this.deps.onError(e, `stopping the previous workers of ${app.slug}`));
     }
     try {
       log.end();

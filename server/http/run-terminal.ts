@@ -8,7 +8,7 @@ import http from "node:http";
 import { PassThrough, type Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { SESSION_COOKIE } from "../auth/viewer.ts";
-import { AppError, InsufficientScopeError, UnauthenticatedError, CsrfError, toAppError } from "../errors.ts";
+import { AccountPendingError, AccountSuspendedError, AppError, CsrfError, InsufficientScopeError, UnauthenticatedError, toAppError } from "../errors.ts";
 import type { AttachedTerminal } from "../hosting/runs/runner.ts";
 import { keysFrame, resizeFrame, terminalSize } from "../hosting/runs/terminal.ts";
 import type { Platform } from "../platform/index.ts";
@@ -17,6 +17,10 @@ import { isCrossSiteCookie } from "./origin.ts";
 import { countRequest } from "./rate-limit.ts";
 
 export const RUN_ATTACH_PATH = /^\/api\/runs\/([A-Za-z0-9_-]{1,64})\/attach$/;
+/** Output waiting for a client past this is a client that cannot keep up: it is disconnected (the run hangs up). */
+const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** A client that answers no ping within this is gone (a laptop asleep, a dropped NAT entry). */
+const PING_INTERVAL_MS = 30_000;
 
 export function runTerminalUpgrade(platform: Platform, parseCookie: (header: string) => Record<string, string | undefined>) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 64 * 1024 });
@@ -29,6 +33,8 @@ export function runTerminalUpgrade(platform: Platform, parseCookie: (header: str
     if (isCrossSiteCookie(credentials, request.headers, publicUrl)) throw new CsrfError();
     const auth = await platform.authenticate(credentials);
     if (!auth.viewer) throw auth.error ?? new UnauthenticatedError();
+    if (auth.viewer.user.status === "SUSPENDED") throw new AccountSuspendedError();
+    if (auth.viewer.user.status !== "ACTIVE") throw new AccountPendingError();
     if (!auth.viewer.scopes.has("write:apps")) throw new InsufficientScopeError("write:apps");
     const { refusal } = await countRequest(platform, { viewer: auth.viewer, ip: request.socket.remoteAddress });
     if (refusal) throw refusal;
@@ -49,12 +55,25 @@ export function runTerminalUpgrade(platform: Platform, parseCookie: (header: str
 
   async function attach(ws: WebSocket, { userId, runId }: { userId: string; runId: string }): Promise<void> {
     const input = new PassThrough();
+    let ended = false;
     ws.on("message", (data, isBinary) => (isBinary ? input.write(keysFrame(asBuffer(data))) : control(asBuffer(data).toString(), input)));
-    ws.on("close", () => input.end());
+    let alive = true;
+    ws.on("pong", () => (alive = true));
+    const pinger = setInterval(() => {
+      if (!alive) return ws.terminate();
+      alive = false;
+      ws.ping();
+    }, PING_INTERVAL_MS);
+    ws.on("close", () => {
+      clearInterval(pinger);
+      input.end();
+      if (!ended) platform.services.runs.hungUp(runId);
+    });
     const terminal: AttachedTerminal = {
       input,
-      output: (chunk) => ws.send(chunk, { binary: true }),
+      output: (chunk) => (ws.bufferedAmount > MAX_BUFFERED_BYTES ? ws.terminate() : ws.send(chunk, { binary: true })),
       ended: ({ status, exitCode, error }) => {
+        ended = true;
         ws.send(JSON.stringify({ type: "exit", status, exitCode, error }));
         ws.close(1000);
       },

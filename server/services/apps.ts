@@ -134,8 +134,10 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       const instances = input.instances;
       if (instances != null && instances > app.instances) {
         const quota = await accounts.quotaOf(ownerId);
-        // The other process types of its live release count too (PATCH …/formation scales them).
-        const others = engine.workerTypes(app.id).reduce((sum, type) => sum + quantityOf(app.formation as Formation | null, type), 0);
+        // The other process types of its live release count too, running or not (PATCH …/formation scales them).
+        const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId }, select: { processes: true } }) : null;
+        const types = Object.keys((live?.processes as Record<string, unknown> | null) ?? {});
+        const others = types.reduce((sum, type) => sum + quantityOf(app.formation as Formation | null, type), 0);
         if (instances + others > quota.maxInstances) {
           const besides = others ? ` besides its ${others} other process instance${others === 1 ? "" : "s"}` : "";
           throw new QuotaExceededError(`Your apps may run up to ${quota.maxInstances} instances each, not ${instances}${besides}. Scale to ${quota.maxInstances - others} or fewer, or ask for a higher maxInstances limit.`);

@@ -74,7 +74,7 @@ export function createLogService(deps: { apps: AppService; deployments: Deployme
         }
         return all;
       };
-      return (async function* () {
+      const output = (async function* () {
         let last = after;
         try {
           // next() by hand: a for-await would close the streams before the signal released them.
@@ -94,6 +94,13 @@ export function createLogService(deps: { apps: AppService; deployments: Deployme
           await events.return(undefined);
         }
       })();
+      // A client that unsubscribes while the stream waits: the signal first releases the wait, then it returns.
+      const finish = output.return.bind(output);
+      output.return = (value) => {
+        ending.abort();
+        return finish(value);
+      };
+      return output;
     },
   };
 }

@@ -118,6 +118,9 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
     /** The caller's run (404 otherwise), waiting for its terminal on this instance (409 otherwise). */
     checkAttachable,
 
+    /** An interactive run's terminal went away: what still runs shortly after is canceled. */
+    hungUp: (runId: string) => runner.hungUp(runId),
+
     /** Runs a run that waits for its terminal on `terminal`. */
     async attach(ownerId: string, runId: string, terminal: AttachedTerminal): Promise<void> {
       await checkAttachable(ownerId, runId);

@@ -40,6 +40,7 @@ function attach(path: string, headers: Record<string, string>) {
     closed: () => closed,
     type: (text: string) => ws.send(Buffer.from(text), { binary: true }),
     resize: (cols: number, rows: number) => ws.send(JSON.stringify({ type: "resize", cols, rows })),
+    close: () => ws.close(),
   };
 }
 
@@ -109,6 +110,21 @@ describe("interactive runs", () => {
     const ended = await waitFor(async () => interrupted.exit(), 10_000, "the interrupted run's exit");
     // An interrupted command has no exit code of its own: the run says which signal ended it.
     expect(ended).toEqual({ type: "exit", status: "FAILED", exitCode: null, error: "It ended without an exit code (signal SIGINT)." });
+  });
+
+  it("cancels a command that outlives its terminal's hang-up by more than 5 s", async () => {
+    const run = await interactiveRun("trap '' HUP; echo ready; sleep 300");
+    const terminal = attach(run.attachUrl, cookie());
+    await terminal.opened;
+    await waitFor(async () => terminal.output().includes("ready"), 10_000, "the command to start");
+    terminal.close();
+    // It ignores SIGHUP: once the grace is over on the injected clock, it is canceled with its process tree.
+    const canceled = await waitFor(async () => {
+      await clock.advanceTo(clock.now() + 5000);
+      const now = (await owner.get(`/api/apps/${slug}/runs/${run.id}`)).body;
+      return now.status !== "RUNNING" && now;
+    }, 10_000, "the run to end");
+    expect(canceled.status).toBe("CANCELED");
   });
 
   it("admits only the run's owner with write:apps, once, and only a run that waits for a terminal", async () => {

@@ -48,8 +48,8 @@ export interface DeployContext {
   workers?: AppWorkers;
   /** The previous release's groups of those types, once the new ones started: the retire step stops them. */
   replacedWorkers?: ProcessGroup[];
-  /** How many instances of each of those types run (App.formation). */
-  formation: Formation | null;
+  /** How many instances of each of those types run (App.formation), read when asked: a scale during the build counts. */
+  formation(): Promise<Formation | null>;
   /** The owner's maxInstances, which web and the other types count against together. */
   maxInstances?: () => Promise<number>;
   buildLimits: SandboxLimits;

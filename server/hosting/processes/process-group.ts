@@ -155,6 +155,8 @@ export class ProcessGroup {
   private crashed(slot: Slot, why: string): void {
     const { backoff, clock } = this.deps;
     if (slot.startedAt !== undefined && clock.now() - slot.startedAt >= backoff.healthyAfterMs) slot.failures = 0;
+    // Counted from this crash on: a start that fails later must not look like the end of a long run.
+    slot.startedAt = undefined;
     slot.failures += 1;
     const delay = Math.min(backoff.baseMs * 2 ** (slot.failures - 1), backoff.maxMs);
     this.deps.log(`Crashed: ${this.nameOf(slot.index)}: ${why}. Restarting in ${formatDelay(delay)} (failure ${slot.failures} in a row).`);

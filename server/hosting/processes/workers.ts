@@ -25,8 +25,9 @@ export interface ProcessStatus {
   instances: InstanceStatus[];
 }
 
+/** A type's quantity: the formation's own entry (never an inherited one: a type may be named `constructor`), else 1. */
 export function quantityOf(formation: Formation | null | undefined, type: string): number {
-  return formation?.[type] ?? 1;
+  return formation && Object.hasOwn(formation, type) && typeof formation[type] === "number" ? formation[type] : 1;
 }
 
 export class AppWorkers {

@@ -34,6 +34,8 @@ export interface RunnerDeps {
 
 /** How long an interactive run waits for its terminal before it fails. */
 export const ATTACH_TIMEOUT_MS = 60_000;
+/** How long a command that outlives its terminal's SIGHUP may take to end by itself. */
+export const HANGUP_GRACE_MS = 5_000;
 
 /** The client's end of an interactive run: what it types, and where its output and its end go. */
 export interface AttachedTerminal {
@@ -103,8 +105,22 @@ export class OneOffRuns {
     if (!held) return false;
     this.held.delete(runId);
     this.clock.clearTimeout(held.timer);
-    await this.start(held.request, { terminal, size: held.size });
+    try {
+      await this.start(held.request, { terminal, size: held.size });
+    } catch (error) {
+      await this.record(held.request.app.id, runId, { status: "FAILED", error: "It could not be started. Run it again.", finishedAt: new Date() });
+      throw error;
+    }
     return true;
+  }
+
+  /**
+   * The terminal of a running interactive run went away: the command got SIGHUP; what still runs after
+   * HANGUP_GRACE_MS is canceled with its whole process tree.
+   */
+  hungUp(runId: string): void {
+    if (!this.running.has(runId)) return;
+    this.clock.setTimeout(() => void this.cancel(runId), HANGUP_GRACE_MS);
   }
 
   /** Marks the run RUNNING and starts it; resolves once it runs, its end is recorded when it comes. */

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { nextState, TRANSITIONS, type InstanceState } from "../../../server/hosting/processes/instance-states.ts";
 import { ProcessGroup } from "../../../server/hosting/processes/process-group.ts";
-import { AppWorkers } from "../../../server/hosting/processes/workers.ts";
+import { AppWorkers, quantityOf } from "../../../server/hosting/processes/workers.ts";
 import type { Release } from "../../../server/hosting/supervisor.ts";
 import { FakeClock } from "../../helpers/fake-clock.ts";
 import { NullRuntime } from "../../helpers/null-runtime.ts";
@@ -88,6 +88,19 @@ describe("a process group", () => {
     expect(lines.at(-1)).toContain("Restarting in 1 s (failure 1 in a row)");
   });
 
+  it("counts a start that fails after a long run as the next failure in a row, not the first", async () => {
+    const runtime = new NullRuntime();
+    const clock = new FakeClock(0);
+    const { group, lines } = groupOn(runtime, clock);
+    await group.start();
+    await clock.advanceTo(BACKOFF.healthyAfterMs, settle);
+    runtime.crash(1);
+    await settle();
+    runtime.failNextStart();
+    await clock.advanceTo(clock.now() + 1000, settle);
+    expect(lines.map((l) => /failure (\d+)/.exec(l)?.[1])).toEqual(["1", "2"]);
+  });
+
   it("retries a start the runtime refused, like a crash", async () => {
     const runtime = new NullRuntime();
     const clock = new FakeClock(0);
@@ -134,6 +147,13 @@ describe("a process group", () => {
 });
 
 describe("an app's process types", () => {
+  it("take their quantity from the formation's own entries only: a type may be named constructor", () => {
+    expect(quantityOf({}, "constructor")).toBe(1);
+    expect(quantityOf(null, "worker")).toBe(1);
+    expect(quantityOf(JSON.parse('{"constructor": 0, "worker": 3}'), "constructor")).toBe(0);
+    expect(quantityOf({ worker: 3 }, "worker")).toBe(3);
+  });
+
   const release = (id: string, processes: Record<string, string[]>): Release => ({ deploymentId: id, dir: `/releases/${id}`, web: { kind: "process", argv: ["web"] }, processes });
 
   it("start a new release's types as the formation says, then stop the previous release's", async () => {

@@ -33,8 +33,9 @@ export const detect: Step = {
 /** Web's instances and the other types' together stay within the owner's maxInstances, before anything is built. */
 async function checkFormation(ctx: DeployContext, others: string[]): Promise<void> {
   const max = await ctx.maxInstances?.();
-  const counts = [`web ${ctx.app.instances}`, ...others.map((type) => `${type} ${quantityOf(ctx.formation, type)}`)];
-  const total = ctx.app.instances + others.reduce((sum, type) => sum + quantityOf(ctx.formation, type), 0);
+  const formation = await ctx.formation();
+  const counts = [`web ${ctx.app.instances}`, ...others.map((type) => `${type} ${quantityOf(formation, type)}`)];
+  const total = ctx.app.instances + others.reduce((sum, type) => sum + quantityOf(formation, type), 0);
   if (max === undefined || total <= max) return;
   throw new BuildError(
     `The Procfile's processes would run ${total} instances (${counts.join(", ")}): past your maxInstances of ${max}. Remove a type from the Procfile, scale one down (slipway ps:scale), or ask for a higher maxInstances limit.`,

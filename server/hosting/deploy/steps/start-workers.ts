@@ -13,9 +13,11 @@ export const startWorkers: Step = {
   skip: (ctx) => !ctx.workers || (!Object.keys(processesOf(ctx)).length && !ctx.workers.types.length),
   async run(ctx) {
     const processes = processesOf(ctx);
-    for (const [type, argv] of Object.entries(processes)) ctx.log(`${type} × ${quantityOf(ctx.formation, type)}: $ ${shownCommand(argv)}`);
+    // As the app is scaled now, not when the deployment began.
+    const formation = await ctx.formation();
+    for (const [type, argv] of Object.entries(processes)) ctx.log(`${type} × ${quantityOf(formation, type)}: $ ${shownCommand(argv)}`);
     const web = ctx.rollbackOf?.web ?? ctx.plan!.web;
-    ctx.replacedWorkers = await ctx.workers!.start({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web, processes }, ctx.formation);
+    ctx.replacedWorkers = await ctx.workers!.start({ deploymentId: ctx.deploymentId, dir: ctx.releaseDir, web, processes }, formation);
   },
 };
 

@@ -61,7 +61,6 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Ru
 
 class LocalDriver implements RuntimeDriver {
   readonly name = "local";
-  readonly terminals = true;
   readonly sandbox: SandboxReport;
   private readonly apps = new Map<string, Promise<App>>();
   private readonly instances = new Set<Instance>();
@@ -77,6 +76,11 @@ class LocalDriver implements RuntimeDriver {
 
   get dataPath(): string | null {
     return this.e.bwrap ? DATA_PATH : null;
+  }
+
+  /** Only inside bubblewrap: its pid namespace ends the pty's own session with the run (a timeout, a cancel). */
+  get terminals(): boolean {
+    return this.e.bwrap;
   }
 
   appEndpoint(service: { host: string; port: number }): { host: string; port: number } {
