@@ -8,8 +8,7 @@ import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { requestApp, zipFolder } from "../helpers/apps.ts";
-import { uniqueName } from "../helpers/client.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signUpOn } from "../helpers/browser.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
 if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
@@ -37,13 +36,7 @@ async function signUp(viewport = DESKTOP): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url, viewport });
   contexts.push(context);
   const page = await context.newPage();
-  const name = uniqueName("dev");
-  await page.goto("/signup");
-  await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-  await page.getByLabel("Username", { exact: true }).fill(name);
-  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("**/apps");
+  await signUpOn(page);
   return page;
 }
 

@@ -7,10 +7,10 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, uniqueName } from "../helpers/client.ts";
+import { Client } from "../helpers/client.ts";
 import { uploadZip, zipFolder } from "../helpers/apps.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signUpOn } from "../helpers/browser.ts";
 
 if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
 
@@ -34,12 +34,7 @@ async function signUp(): Promise<{ page: Page; name: string }> {
   const context = await browser.newContext({ baseURL: server.url, viewport: { width: 1200, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
-  const name = uniqueName("dev");
-  await page.goto("/signup");
-  await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-  await page.getByLabel("Username", { exact: true }).fill(name);
-  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
+  const name = await signUpOn(page, "dev", { waitForApps: false });
   return { page, name };
 }
 

@@ -8,8 +8,8 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { launchChromium } from "../helpers/browser.ts";
-import { Client, uniqueName } from "../helpers/client.ts";
+import { launchChromium, signUpOn } from "../helpers/browser.ts";
+import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { uploadFile } from "../cdn/helpers.ts";
 
@@ -39,13 +39,7 @@ async function newContext(options: Parameters<Browser["newContext"]>[0] = {}) {
 
 async function signUp(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
-  const name = uniqueName("cdn");
-  await page.goto("/signup");
-  await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-  await page.getByLabel("Username", { exact: true }).fill(name);
-  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("**/apps");
+  await signUpOn(page, "cdn");
   return page;
 }
 

@@ -4,11 +4,11 @@
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { Client, uniqueName } from "../helpers/client.ts";
+import { Client } from "../helpers/client.ts";
 import { contextAs } from "../helpers/dashboard-pages.ts";
 import type { TestServer } from "../helpers/server.ts";
 import { basic, bearer, form, issueTokens, startOAuthServer, userWithClient } from "../oauth/helpers.ts";
-import { launchChromium } from "../helpers/browser.ts";
+import { launchChromium, signUpOn } from "../helpers/browser.ts";
 
 if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
 
@@ -37,13 +37,7 @@ async function openPage(): Promise<Page> {
 
 /** Signs up through the dashboard and opens the OAuth apps page from the navigation. */
 async function signUpAndOpen(page: Page): Promise<void> {
-  const name = uniqueName("dev");
-  await page.goto("/signup");
-  await page.getByLabel("Email", { exact: true }).fill(`${name}@example.com`);
-  await page.getByLabel("Username", { exact: true }).fill(name);
-  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-  await page.getByRole("button", { name: "Create account" }).click();
-  await page.waitForURL("**/apps");
+  const name = await signUpOn(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "OAuth apps" }).click();
   await page.getByRole("heading", { name: "OAuth apps", level: 1 }).waitFor();
 }
