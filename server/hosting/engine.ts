@@ -333,7 +333,7 @@ export class HostingEngine {
           dataPath: this.deps.driver.dataPath ?? "/data",
           envOf: (appId) => this.envOf(appId),
           dataDirOf: (appId) => this.paths.data(appId),
-          redactorOf: (appId) => this.redactors.get(appId) ?? ((line) => line),
+          redactorOf: (appId) => this.redactorOf(appId),
           healthOf: (appId, web) => this.health.of(appId, web),
           onError: this.deps.onError,
         },
@@ -359,7 +359,7 @@ export class HostingEngine {
           backoff: options.backoff,
           envOf: (appId) => this.envOf(appId),
           dataDirOf: (appId) => this.paths.data(appId),
-          redactorOf: (appId) => this.redactors.get(appId) ?? ((line) => line),
+          redactorOf: (appId) => this.redactorOf(appId),
           clock: this.deps.clock ?? systemClock,
           onError: this.deps.onError,
         },
@@ -408,7 +408,7 @@ export class HostingEngine {
   /** One instance of a process type beside web: sandboxed like web, without PORT or traffic, logged as type.N. */
   private async spawnWorker(app: { id: string; slug: string }, release: Release, type: string, index: number) {
     const name = `${type}.${index}`;
-    const log = processLog(this.logs, { appId: app.id, kind: "runtime", deploymentId: release.deploymentId, process: name }, () => this.redactors.get(app.id) ?? ((l) => l));
+    const log = processLog(this.logs, { appId: app.id, kind: "runtime", deploymentId: release.deploymentId, process: name }, () => this.redactorOf(app.id));
     const instance = await this.deps.driver.start({
       appKey: app.id,
       instanceId: randomUUID(),
@@ -426,6 +426,11 @@ export class HostingEngine {
     return instance;
   }
 
+  /** What hides the app's secrets in its logs (nothing until its env vars were read). */
+  private redactorOf(appId: string): Redact {
+    return this.redactors.get(appId) ?? ((line) => line);
+  }
+
   /** The app's env vars (what its processes see), refreshing the redactor of its logs on the way. */
   private async envOf(appId: string): Promise<Record<string, string>> {
     const vars = await this.deps.db.envVar.findMany({ where: { appId }, select: { key: true, value: true } });
@@ -440,7 +445,7 @@ export class HostingEngine {
     if (!deployment) return;
     const app = { id: appId, slug: deployment.app.slug, instances: deployment.app.instances };
     this.health.set(appId, deployment.app.healthcheck);
-    const log = processLog(this.logs, { appId, kind: "build", deploymentId }, () => this.redactors.get(appId) ?? ((l) => l));
+    const log = processLog(this.logs, { appId, kind: "build", deploymentId }, () => this.redactorOf(appId));
     const supervisor = this.supervisorOf(app);
     const timings: StepTiming[] = [];
     let ctx: DeployContext | undefined;
@@ -468,7 +473,7 @@ export class HostingEngine {
         env: await this.envOf(appId),
         log: log.system,
         output: log.sink,
-        processOutput: (process) => processLog(this.logs, { appId, kind: "build", deploymentId, process }, () => this.redactors.get(appId) ?? ((l) => l)),
+        processOutput: (process) => processLog(this.logs, { appId, kind: "build", deploymentId, process }, () => this.redactorOf(appId)),
         driver: this.deps.driver,
         ...(supervisor instanceof ServiceSupervisor ? { service: supervisor } : { supervisor }),
         workers: this.workersOf(app) ?? undefined,

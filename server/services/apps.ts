@@ -6,7 +6,7 @@ import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../errors.ts";
 import { Prisma } from "../generated/sqlite/client.ts";
 import { healthCheckProblems, toHealthCheckSpec, type HealthProbe } from "../hosting/health-settings.ts";
-import { quantityOf, type Formation } from "../hosting/processes/workers.ts";
+import { instancesBesideWeb, type Formation } from "../hosting/processes/workers.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import { appTopic } from "../hosting/state.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
@@ -137,7 +137,7 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
         // The other process types of its live release count too, running or not (PATCH …/formation scales them).
         const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId }, select: { processes: true } }) : null;
         const types = Object.keys((live?.processes as Record<string, unknown> | null) ?? {});
-        const others = types.reduce((sum, type) => sum + quantityOf(app.formation as Formation | null, type), 0);
+        const others = instancesBesideWeb(types, app.formation as Formation | null);
         if (instances + others > quota.maxInstances) {
           const besides = others ? ` besides its ${others} other process instance${others === 1 ? "" : "s"}` : "";
           throw new QuotaExceededError(`Your apps may run up to ${quota.maxInstances} instances each, not ${instances}${besides}. Scale to ${quota.maxInstances - others} or fewer, or ask for a higher maxInstances limit.`);

@@ -8,7 +8,7 @@ import type { HostingEngine } from "../hosting/engine.ts";
 import type { ProcessStatus } from "../hosting/processes/workers.ts";
 import type { InstanceStatus } from "../hosting/processes/process-group.ts";
 import type { ReplicaStatus } from "../hosting/replicas.ts";
-import { quantityOf, type Formation } from "../hosting/processes/workers.ts";
+import { instancesBesideWeb, type Formation } from "../hosting/processes/workers.ts";
 import { releaseOf } from "../hosting/replicas.ts";
 import type { AccountService } from "./accounts.ts";
 import { appRules } from "./app-rules.ts";
@@ -16,6 +16,12 @@ import type { AppRow, AppService } from "./apps.ts";
 
 /** Web's instances are in health states (starting, healthy, unhealthy, crashed); the other types' in instance-states.ts's. */
 export type InstanceView = Omit<InstanceStatus, "state"> & { state: InstanceStatus["state"] | ReplicaStatus["state"] };
+
+/** The live release's web command (null: none, a static site) and its other types' argv. */
+interface LiveTypes {
+  web: string | null;
+  others: Record<string, string[]>;
+}
 
 export interface ProcessView extends Omit<ProcessStatus, "instances"> {
   instances: InstanceView[];
@@ -25,7 +31,7 @@ export function createProcessService(deps: { db: Db; apps: AppService; accounts:
   const { db, apps, accounts, engine } = deps;
 
   /** The live release's process types: web (unless a static site), then the Procfile's others. */
-  async function typesOf(app: AppRow): Promise<{ web: string | null; others: Record<string, string[]> }> {
+  async function typesOf(app: AppRow): Promise<LiveTypes> {
     const live = app.liveDeploymentId ? await db.deployment.findUnique({ where: { id: app.liveDeploymentId }, select: { id: true, releasePath: true, web: true, processes: true } }) : null;
     const release = releaseOf(live);
     const web = release?.web.kind === "process" ? (release.web.shown ?? shownCommand(release.web.argv)) : null;
@@ -50,11 +56,10 @@ export function createProcessService(deps: { db: Db; apps: AppService; accounts:
   }
 
   /** A formation checked against the live release's types (400 naming the type) and the owner's maxInstances (403). */
-  async function checked(app: AppRow, input: unknown): Promise<{ web?: number; others: Formation }> {
+  async function checked(app: AppRow, input: unknown, { web, others }: LiveTypes): Promise<{ web?: number; others: Formation }> {
     if (!input || typeof input !== "object" || Array.isArray(input) || !Object.keys(input).length) {
       throw new InvalidRequestError('Give the quantity of each process type to change, e.g. {"web": 2, "worker": 1}.');
     }
-    const { web, others } = await typesOf(app);
     const known = [...(web !== null ? ["web"] : []), ...Object.keys(others)];
     const problems: Record<string, string> = {};
     for (const [type, quantity] of Object.entries(input)) {
@@ -70,7 +75,7 @@ export function createProcessService(deps: { db: Db; apps: AppService; accounts:
     if (first) throw new InvalidRequestError(`${first[0]}: ${first[1]}`, problems);
     const { web: webQuantity, ...rest } = input as Record<string, number>;
     const formation: Formation = { ...((app.formation as Formation | null) ?? {}), ...rest };
-    const total = (webQuantity ?? app.instances) + Object.keys(others).reduce((sum, type) => sum + quantityOf(formation, type), 0);
+    const total = (webQuantity ?? app.instances) + instancesBesideWeb(Object.keys(others), formation);
     const { maxInstances } = await accounts.quotaOf(app.ownerId);
     if (total > maxInstances) {
       throw new QuotaExceededError(`That formation runs ${total} instances of ${app.slug}: past your maxInstances of ${maxInstances} (counted over every process type). Scale a type down, or ask for a higher maxInstances limit.`);
@@ -92,11 +97,12 @@ export function createProcessService(deps: { db: Db; apps: AppService; accounts:
     /** Sets how many instances of each named type run; they start and stop in the background. */
     async scale(ownerId: string, slug: string, input: unknown): Promise<ProcessView[]> {
       const app = await apps.mine(ownerId, slug);
-      const { web, others } = await checked(app, input);
+      const types = await typesOf(app);
+      const { web, others } = await checked(app, input, types);
       const updated = await db.app.update({ where: { id: app.id }, data: { formation: others, ...(web !== undefined ? { instances: web } : {}) } });
       if (web !== undefined && web !== app.instances) void engine.scale(updated, web);
       for (const [type, quantity] of Object.entries(input as Record<string, number>)) if (type !== "web") void engine.scaleWorkers(app, type, quantity);
-      return list(updated, (await typesOf(updated)).web);
+      return list(updated, types.web);
     },
   };
 }

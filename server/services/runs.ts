@@ -4,7 +4,7 @@
 import type { Db } from "../db/client.ts";
 import { ConflictError, NotFoundError, QuotaExceededError } from "../errors.ts";
 import { releaseOf } from "../hosting/replicas.ts";
-import { quantityOf, type Formation } from "../hosting/processes/workers.ts";
+import { instancesBesideWeb, type Formation } from "../hosting/processes/workers.ts";
 import { FINISHED_RUN, type RunStatus } from "../hosting/runs/outcome.ts";
 import type { AttachedTerminal, OneOffRuns } from "../hosting/runs/runner.ts";
 import type { TerminalSize } from "../hosting/runs/terminal.ts";
@@ -44,7 +44,7 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
     const { maxInstances } = await accounts.quotaOf(ownerId);
     const running = INSTANCES_RUN.has(app.status);
     const web = running && release.web.kind === "process" ? app.instances : 0;
-    const others = running ? Object.keys(release.processes ?? {}).reduce((sum, type) => sum + quantityOf(app.formation as Formation | null, type), 0) : 0;
+    const others = running ? instancesBesideWeb(Object.keys(release.processes ?? {}), app.formation as Formation | null) : 0;
     const instances = web + others;
     const runs = await db.run.count({ where: { appId: app.id, status: { in: UNFINISHED } } });
     if (instances + runs + 1 > maxInstances) {

@@ -30,6 +30,13 @@ export function quantityOf(formation: Formation | null | undefined, type: string
   return formation && Object.hasOwn(formation, type) && typeof formation[type] === "number" ? formation[type] : 1;
 }
 
+/** How many instances the types beside web run together under `formation` (what maxInstances counts with web's). */
+export function instancesBesideWeb(types: Iterable<string>, formation: Formation | null | undefined): number {
+  let total = 0;
+  for (const type of types) total += quantityOf(formation, type);
+  return total;
+}
+
 export class AppWorkers {
   private release: Release | null = null;
   private groups = new Map<string, ProcessGroup>();

@@ -2,7 +2,7 @@ import { BuildError, detectBuild } from "../../builders/index.ts";
 import { readAppJson } from "../../builders/app-json.ts";
 import { describeProbe } from "../../health-settings.ts";
 import { BUILD_CACHE_PATH } from "../../../platform/runtime/paths.ts";
-import { quantityOf } from "../../processes/workers.ts";
+import { instancesBesideWeb, quantityOf } from "../../processes/workers.ts";
 import type { DeployContext, Step } from "../types.ts";
 
 export const detect: Step = {
@@ -35,7 +35,7 @@ async function checkFormation(ctx: DeployContext, others: string[]): Promise<voi
   const max = await ctx.maxInstances?.();
   const formation = await ctx.formation();
   const counts = [`web ${ctx.app.instances}`, ...others.map((type) => `${type} ${quantityOf(formation, type)}`)];
-  const total = ctx.app.instances + others.reduce((sum, type) => sum + quantityOf(formation, type), 0);
+  const total = ctx.app.instances + instancesBesideWeb(others, formation);
   if (max === undefined || total <= max) return;
   throw new BuildError(
     `The Procfile's processes would run ${total} instances (${counts.join(", ")}): past your maxInstances of ${max}. Remove a type from the Procfile, scale one down (slipway ps:scale), or ask for a higher maxInstances limit.`,
