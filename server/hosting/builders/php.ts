@@ -33,9 +33,13 @@ const OWN = ".slipway";
 const IN_APP = `/app/${OWN}`;
 const CLI_INI = `${IN_APP}/php-cli.ini`;
 const COMPOSER_FLAGS = ["--no-dev", "--optimize-autoloader", "--no-interaction", "--no-progress"];
-/** php-fpm in the background ("$0", the host's php-fpm, is never part of this text), then Caddy in the foreground. */
+/**
+ * php-fpm in the background ("$0", the host's php-fpm, is never part of this text), then Caddy in the foreground
+ * once php-fpm's socket is there (up to 5 s): Caddy listening first would answer the first requests with 502.
+ */
 const SERVE =
   `"$0" --nodaemonize --force-stderr --fpm-config ${IN_APP}/php-fpm.conf -c ${IN_APP}/php-fpm.ini & ` +
+  `i=0; while [ ! -S /tmp/php-fpm.sock ] && [ $i -lt 500 ]; do sleep 0.01; i=$((i + 1)); done; ` +
   `export XDG_CONFIG_HOME=/tmp/caddy XDG_DATA_HOME=/tmp/caddy; exec ${CADDY} run --config ${IN_APP}/Caddyfile --adapter caddyfile`;
 
 export const phpBuilder: Builder = {
