@@ -160,6 +160,6 @@ export async function createAppNetwork(net: AppNetwork): Promise<void> {
 }
 
 export async function removeAppNetwork(net: AppNetwork): Promise<void> {
-  await execIgnoring([IP, "link", "del", net.hostVeth], /Cannot find device|does not exist/);
+  await execIgnoring([IP, "link", "del", net.hostVeth], /Cannot find device|does not exist|No such device/);
   await execIgnoring([IP, "netns", "del", net.netns], /No such file|Cannot remove namespace file/);
 }
