@@ -134,6 +134,7 @@ const schema = z.object({
     .regex(/^[a-z0-9.-]+(:\d{1,5})?$/i, "expected a registry's host[:port], such as 10.0.0.5:5000 (no scheme, no path)")
     .optional(),
   SANDBOX_ALLOW_PARTIAL: bool.default(false),
+  KEEP_APPS_ON_SHUTDOWN: bool.default(true),
   DEFAULT_REQUESTS_PER_MINUTE: positiveInt.default(120),
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
   DEFAULT_MAX_DATABASES: z.coerce.number().int().min(0, "expected 0 or more").default(3),
@@ -249,6 +250,11 @@ export interface Config {
     healthCheck: { intervalMs: number; timeoutMs: number; failures: number; restartAfter: number };
     logRetention: number;
     releasesKept: number;
+    /**
+     * Whether the apps' web instances keep running when the platform stops (an upgrade, a crash), for the next
+     * start on the same DATA_DIR to adopt (KEEP_APPS_ON_SHUTDOWN; docker, and local inside bubblewrap).
+     */
+    keepAppsOnShutdown: boolean;
   };
   /** Custom domain verification (services/domains.ts). */
   domains: {
@@ -344,6 +350,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       healthCheck: { intervalMs: e.HEALTH_CHECK_INTERVAL_MS, timeoutMs: e.HEALTH_CHECK_TIMEOUT_MS, failures: e.HEALTH_CHECK_FAILURES, restartAfter: e.HEALTH_CHECK_RESTART_AFTER },
       logRetention: e.LOG_RETENTION_LINES,
       releasesKept: e.RELEASES_KEPT,
+      keepAppsOnShutdown: e.KEEP_APPS_ON_SHUTDOWN,
     },
     domains: {
       resolve: new Map(e.DOMAIN_VERIFY_RESOLVE.map((pair) => [pair.slice(0, pair.indexOf(":")).toLowerCase(), pair.slice(pair.indexOf(":") + 1)])),

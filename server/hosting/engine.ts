@@ -46,6 +46,8 @@ export interface EngineOptions {
   backoff: { baseMs: number; maxMs: number; healthyAfterMs: number };
   logRetention: number;
   releasesKept: number;
+  /** Leave the web instances running at close() for the next boot to adopt (drivers with adopt()); else stop them. */
+  keepAppsOnShutdown?: boolean;
 }
 
 export interface EngineDeps {
@@ -309,7 +311,7 @@ export class HostingEngine {
   async close(): Promise<void> {
     await this.queue.close();
     // An orchestrator's services, and the instances of a driver that adopts them, keep running: the next boot adopts them.
-    const keeps = !!this.deps.driver.adopt;
+    const keeps = !!this.deps.driver.adopt && !!this.deps.options.keepAppsOnShutdown;
     await Promise.all([...this.supervisors.values()].map((s) => (s instanceof ServiceSupervisor ? s.close() : keeps ? s.detach() : s.stop().catch(() => {}))));
     // Workers hold no traffic to keep: they stop with the platform and start again at boot.
     await Promise.all([...this.workers.values()].map((w) => w.stop().catch(() => {})));

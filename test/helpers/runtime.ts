@@ -2,6 +2,8 @@
 // (npm run test:swarm) or local.
 // Docker tests that cannot reach an engine are skipped with the reason in their name, never silently.
 import { LABEL, createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
+import { Cgroup, findMounts } from "../../server/platform/runtime/local/cgroups.ts";
+import { keptRoot, killKept, readRecords } from "../../server/platform/runtime/local/kept.ts";
 
 export const TEST_RUNTIME = (process.env.SLIPWAY_TEST_RUNTIME ?? "local") as "local" | "docker" | "swarm";
 
@@ -31,6 +33,16 @@ export async function removeDockerLeftovers(dataDir: string): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
   for (const i of await docker.listImages({ filters })) await docker.getImage(i.Id).remove({ force: true }).catch(() => {});
+}
+
+/**
+ * The sandboxes a test platform on the local runtime left running for its next start (they outlive it, as they
+ * would a restart); their slots are freed by the next platform's reap once the DATA_DIR is gone.
+ */
+export async function removeLocalLeftovers(dataDir: string): Promise<void> {
+  const root = keptRoot(dataDir);
+  const mounts = findMounts();
+  for (const record of (await readRecords(root)).records) await killKept(root, record, record.cgroup ? new Cgroup(mounts, record.cgroup) : undefined);
 }
 
 /** The env vars that put a platform started by a test on TEST_RUNTIME. */

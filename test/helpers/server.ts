@@ -7,7 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { buildSlipway, type Slipway, type SlipwayOptions } from "../../server/app.ts";
 import { loadConfig, type Config } from "../../server/config.ts";
-import { removeDockerLeftovers, runtimeEnv } from "./runtime.ts";
+import { TEST_RUNTIME, removeDockerLeftovers, runtimeEnv } from "./runtime.ts";
 
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";

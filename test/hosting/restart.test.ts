@@ -1,8 +1,7 @@
 // The platform killed with SIGKILL (no shutdown at all), or stopped with SIGTERM, and started again on the same data:
-// the deployment it was building is marked FAILED, never left BUILDING; the app that was running comes back. On the
-// local runtime its sandboxes die with the platform, so it is a new process. On docker and swarm the very process
-// that ran is adopted (no restart): it answers as before, its output reaches the app's log again, and stop, restart
-// and redeploy work on it. A container whose env changed while no platform ran is not adopted (docker): a fresh one
+// the deployment it was building is marked FAILED, never left BUILDING; the app that was running comes back: the
+// very process that ran is adopted (no restart) on every runtime (local: its bubblewrap sandbox outlives the
+// platform): it answers as before, its output reaches the app's log again, and stop, restart and redeploy work on it. A container whose env changed while no platform ran is not adopted (docker): a fresh one
 // with the new env replaces it, and the old one is gone; of a scaled app, each instance still running is adopted and
 // one that died meanwhile starts again.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -11,15 +10,15 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "../../server/db/client.ts";
+import { keptRoot, readRecords } from "../../server/platform/runtime/local/kept.ts";
+import { processStartTime } from "../../server/platform/runtime/local/slots.ts";
 import { LABEL, createDockerClient, platformId } from "../../server/platform/runtime/docker/client.ts";
 import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, uploadZip, waitFor, webInstances, zipFolder } from "../helpers/apps.ts";
 import { createPostgresDatabase, freePort } from "../helpers/server.ts";
-import { TEST_RUNTIME, removeDockerLeftovers, runtimeEnv } from "../helpers/runtime.ts";
+import { TEST_RUNTIME, removeDockerLeftovers, removeLocalLeftovers, runtimeEnv } from "../helpers/runtime.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-/** Whether app processes outlive their platform and are adopted by the next one. */
-const ADOPTS = TEST_RUNTIME !== "local";
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
@@ -52,6 +51,21 @@ async function stopPlatform(platform: ChildProcess, signal: "SIGKILL" | "SIGTERM
   await waitFor(async () => (await requestApp(base, "survivor.localhost").catch(() => null)) === null, 10_000, "the old platform's port to close");
 }
 
+/** The host's processes whose command line contains `text`. */
+function processesRunning(text: string): number[] {
+  return fs
+    .readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
 const nodeApp = (js: string, pkg: Record<string, unknown> = {}) => ({
   "package.json": JSON.stringify({ name: "t", version: "1.0.0", ...pkg }),
   "server.js": js,
@@ -63,7 +77,7 @@ const GREETER = `const started = Math.random(); require("http").createServer((q,
 describe("a platform killed and started again", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-restart-"));
   cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  if (TEST_RUNTIME !== "local") cleanups.push(() => removeDockerLeftovers(dataDir));
+  cleanups.push(() => (TEST_RUNTIME === "local" ? removeLocalLeftovers(dataDir) : removeDockerLeftovers(dataDir)));
   let owner: Client;
   let env: Record<string, string>;
   let base: string;
@@ -77,7 +91,7 @@ describe("a platform killed and started again", () => {
     }, 30_000, `${slug} to answer`);
   const appStatus = async (slug: string) => (await owner.get(`/api/apps/${slug}`)).body.status;
 
-  it("fails the interrupted deployment and brings the running app back (adopted where the runtime allows)", async () => {
+  it("fails the interrupted deployment and adopts the running app", async () => {
     const database = process.env.TEST_DATABASE === "postgres" ? await createPostgresDatabase() : null;
     if (database) cleanups.push(database.drop);
     const port = await freePort();
@@ -92,7 +106,7 @@ describe("a platform killed and started again", () => {
     expect((await deploy(owner, "survivor", await zipFolder(null, nodeApp(SURVIVOR)))).status).toBe("LIVE");
     before = (await requestApp(base, "survivor.localhost")).body;
     expect(before).toMatch(/^alive/);
-    const slow = await uploadZip(owner, "interrupted", await zipFolder(null, nodeApp("", { scripts: { build: "sleep 60" } })));
+    const slow = await uploadZip(owner, "interrupted", await zipFolder(null, nodeApp("", { scripts: { build: "sleep 59.7" } })));
     await waitFor(async () => (await owner.get("/api/apps/interrupted")).body.deployments[0].status === "BUILDING", 30_000, "BUILDING");
 
     await stopPlatform(platform, "SIGKILL", base);
@@ -105,11 +119,11 @@ describe("a platform killed and started again", () => {
     expect([page.status, page.body]).toEqual([503, expect.stringContaining("Deploy failed: Interrupted: the platform restarted during this deployment.")]);
     const after = await answer("survivor");
     expect(after).toMatch(/^alive/);
-    if (ADOPTS) expect(after).toBe(before);
-    else expect(after).not.toBe(before);
+    expect(after).toBe(before);
     expect(await appStatus("survivor")).toBe("RUNNING");
     // Nothing of the interrupted build is left running.
-    if (TEST_RUNTIME !== "local") expect(await containers("interrupted")).toEqual([]);
+    if (TEST_RUNTIME === "local") expect(processesRunning("sleep 59.7")).toEqual([]);
+    else expect(await containers("interrupted")).toEqual([]);
   }, 150_000);
 
   it("keeps the app's log flowing after the restart", async () => {
@@ -128,7 +142,7 @@ describe("a platform killed and started again", () => {
     const first = await answer("greeter");
     expect(first).toMatch(/^hello /);
     const appId = await appIdOf("greeter");
-    const old = TEST_RUNTIME === "docker" ? await containers("greeter") : [];
+    const old = await containers("greeter");
 
     await stopPlatform(platform, "SIGKILL", base);
     const db = openDb();
@@ -140,8 +154,8 @@ describe("a platform killed and started again", () => {
     expect(await appStatus("greeter")).toBe("RUNNING");
     // The survivor's env did not change: it is still adopted.
     const survivor = await answer("survivor");
-    if (ADOPTS) expect(survivor).toBe(before);
-    if (TEST_RUNTIME === "docker") {
+    expect(survivor).toBe(before);
+    if (TEST_RUNTIME !== "swarm") {
       expect(old).toHaveLength(1);
       const now = await containers("greeter");
       expect(now).toHaveLength(1);
@@ -177,15 +191,14 @@ describe("a platform killed and started again", () => {
     await stopPlatform(platform, "SIGTERM", base);
     platform = await startPlatform(env);
     const after = await answer("survivor");
-    if (ADOPTS) expect(after).toBe(before);
-    else expect(after).not.toBe(before);
+    expect(after).toBe(before);
     expect(await appStatus("survivor")).toBe("RUNNING");
   }, 150_000);
 
   it("stops, restarts and redeploys an adopted app", async () => {
     expect((await owner.post("/api/apps/survivor/stop", {})).body.status).toBe("STOPPED");
     await waitFor(async () => (await requestApp(base, "survivor.localhost")).status === 503, 15_000, "the stopped app's page");
-    if (TEST_RUNTIME === "docker") await waitFor(async () => (await containers("survivor")).length === 0, 15_000, "the adopted container to go");
+    if (TEST_RUNTIME !== "swarm") await waitFor(async () => (await containers("survivor")).length === 0, 15_000, "the adopted instance to go");
     expect((await owner.post("/api/apps/survivor/restart", {})).status).toBe(200);
     const restarted = await answer("survivor");
     expect(restarted).not.toBe(before);
@@ -193,7 +206,7 @@ describe("a platform killed and started again", () => {
     const redeployed = await deploy(owner, "survivor", await zipFolder(null, nodeApp(SURVIVOR.replace("alive ", "redeployed "))));
     expect(redeployed.status).toBe("LIVE");
     expect(await answer("survivor")).toMatch(/^redeployed /);
-    if (TEST_RUNTIME === "docker") await waitFor(async () => (await containers("survivor")).length === 1, 15_000, "one container once the old release retired");
+    if (TEST_RUNTIME !== "swarm") await waitFor(async () => (await containers("survivor")).length === 1, 15_000, "one instance once the old release retired");
   }, 150_000);
 
   const openDb = () => createDb(env.DATABASE_URL ?? `file:${path.join(dataDir, "slipway.db")}`);
@@ -207,9 +220,13 @@ describe("a platform killed and started again", () => {
     }
   }
 
-  /** The ids of the app's containers on this platform (docker and swarm runtimes). */
+  /** The app's instances that run: its containers (docker, swarm) or its sandboxes (local: their records). */
   async function containers(slug: string): Promise<string[]> {
     const appId = await appIdOf(slug);
+    if (TEST_RUNTIME === "local") {
+      const { records } = await readRecords(keptRoot(dataDir));
+      return records.filter((r) => r.appKey === appId && processStartTime(r.monitor.pid) === r.monitor.startTime).map((r) => r.instanceId);
+    }
     const docker = createDockerClient(process.env.DOCKER_HOST);
     const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformId(dataDir)}`, `${LABEL.app}=${appId}`] });
     return (await docker.listContainers({ all: true, filters })).map((c) => c.Id);

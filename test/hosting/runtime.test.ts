@@ -1,6 +1,7 @@
 // The local runtime driver's life cycle with real sandboxed processes: output, ports side by side, stop
 // (graceful, then SIGKILL to the whole tree), run() time limit and abort, removeApp and reap() leaving
-// nothing on the host. Needs root, as the platform does.
+// nothing on the host, an instance outliving a killed platform and adopted by the next. Needs root, as the platform
+// does.
 import { spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import path from "node:path";
@@ -14,7 +15,7 @@ const name = process.argv[2] || "app";
 if (process.env.IGNORE_SIGTERM) process.on("SIGTERM", () => console.log("ignoring SIGTERM"));
 else process.on("SIGTERM", () => { console.log("bye"); process.exit(0); });
 if (process.env.SPAWN_CHILD) require("child_process").spawn("/usr/bin/sleep", ["600"], { detached: true, stdio: "ignore" });
-require("http").createServer((req, res) => res.end(name + " " + process.getuid())).listen(process.env.PORT, process.env.HOST, () => {
+require("http").createServer((req, res) => { console.log("request " + req.url); res.end(name + " " + process.getuid()); }).listen(process.env.PORT, process.env.HOST, () => {
   console.log("listening on " + process.env.PORT);
   console.error("a line on stderr");
 });
@@ -42,6 +43,8 @@ describe.runIf(isRoot)("local runtime driver", () => {
   });
 
   afterAll(async () => {
+    // close() would leave web instances running for the next platform.
+    await Promise.all(driver?.list().map((instance) => instance.stop()) ?? []);
     await driver?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -164,12 +167,14 @@ describe.runIf(isRoot)("local runtime driver", () => {
     expect(answers.map((a) => a.split(" ")[0])).toEqual(["p0", "p1", "p2"]);
     expect(new Set(instances.map((i) => i.target.host)).size).toBe(3);
     expect(new Set(answers.map((a) => a.split(" ")[1])).size).toBe(3); // three uids
+    await Promise.all(instances.map((instance) => instance.stop()));
     await Promise.all(drivers.map((d) => d.close()));
     instances.forEach((instance, i) => expect(leftoversOf(slotOf(instance.target.host), dirs[i])).toEqual([]));
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("reap() frees what a killed platform process of the same DATA_DIR left behind", async () => {
+  /** A platform process on a DATA_DIR of its own that started one app instance, killed with SIGKILL. */
+  async function killedPlatform() {
     const otherDataDir = makeDataDir();
     const otherRelease = makeRelease(otherDataDir, "left-behind", { "server.js": SERVER });
     const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "fixtures/runtime-platform.ts"), otherDataDir, otherRelease], {
@@ -179,22 +184,62 @@ describe.runIf(isRoot)("local runtime driver", () => {
       child.stdout.once("data", (chunk: Buffer) => resolve(chunk.toString()));
       child.once("exit", (code) => reject(new Error(`the platform process exited (${code})`)));
     });
-    const { target } = JSON.parse(line) as { target: { host: string; port: number } };
-    const answer = await waitForHttp(`http://${target.host}:${target.port}/`);
-    const uid = Number(answer.split(" ")[1]);
-    const slot = slotOf(target.host);
+    const { target, pid } = JSON.parse(line) as { target: { host: string; port: number }; pid: number };
+    const uid = Number((await waitForHttp(`http://${target.host}:${target.port}/`)).split(" ")[1]);
     child.kill("SIGKILL");
     await new Promise((resolve) => child.once("exit", resolve));
-    await expect.poll(() => processesOf(uid), { timeout: 5000 }).toEqual([]); // --die-with-parent
+    return { otherDataDir, otherRelease, target, pid, uid, slot: slotOf(target.host) };
+  }
+
+  it("reap() frees what a killed platform process of the same DATA_DIR left behind, its running instance included", async () => {
+    const { otherDataDir, target, uid, slot } = await killedPlatform();
+    // The instance outlives its platform.
+    expect(await waitForHttp(`http://${target.host}:${target.port}/`)).toMatch(/^app /);
     expect(leftovers(slot).length).toBeGreaterThanOrEqual(4);
 
     // A live platform of another DATA_DIR leaves it alone; the next one on the same DATA_DIR reaps it.
     await driver.reap();
+    expect(processesOf(uid)).not.toEqual([]);
     expect(leftovers(slot).length).toBeGreaterThanOrEqual(4);
     const next = await createLocalDriver({ dataDir: otherDataDir, allowPartial: false });
     await next.reap();
+    expect(processesOf(uid)).toEqual([]);
     expect(leftoversOf(slot, otherDataDir)).toEqual([]);
     await next.close();
     rmSync(otherDataDir, { recursive: true, force: true });
+  });
+
+  it("adopts what a killed platform left running, if it runs what a start would: the same process, its output followed again", async () => {
+    const { otherDataDir, otherRelease, target, pid, uid, slot } = await killedPlatform();
+    const next = await createLocalDriver({ dataDir: otherDataDir, allowPartial: false });
+    const output = collectOutput();
+    const spec = { appKey: "left-behind", instanceId: "unused", index: 1, workDir: otherRelease, argv: ["/usr/bin/node", "server.js"], env: {}, limits: LIMITS, onOutput: output.sink };
+    expect(await next.adopt!({ ...spec, env: { CHANGED: "1" } })).toBeNull();
+    expect(await next.adopt!({ ...spec, index: 2 })).toBeNull();
+    const adopted = (await next.adopt!(spec))!;
+    expect(adopted).toMatchObject({ instanceId: "left-behind-1", pid, target });
+    expect(await next.adopt!(spec)).toBeNull(); // taken
+    await next.reap(); // keeps what it adopted, its slot included
+    expect(next.list()).toEqual([adopted]);
+    expect(await waitForHttp(`http://${target.host}:${target.port}/adopted`)).toMatch(/^app /);
+    await expect.poll(() => output.text("stdout")).toContain("request /adopted");
+
+    await adopted.stop();
+    expect(await adopted.exited).toMatchObject({ code: 0, signal: null });
+    expect(output.text("stdout")).toContain("bye");
+    expect(processesOf(uid)).toEqual([]);
+    await next.removeApp("left-behind");
+    expect(leftoversOf(slot, otherDataDir)).toEqual([]);
+    await next.close();
+    rmSync(otherDataDir, { recursive: true, force: true });
+  });
+
+  it("ends whatever its command left behind once the command exits", async () => {
+    const orphan = `require("child_process").spawn("/usr/bin/sleep", ["600"], { detached: true, stdio: "inherit" }); setTimeout(() => process.exit(3), 100);`;
+    const workDir = makeRelease(dataDir, "orphan", { "main.js": orphan });
+    const instance = await driver.start({ appKey: "orphan", instanceId: "orphan-1", process: "worker", workDir, argv: ["/usr/bin/node", "main.js"], env: {}, limits: LIMITS, onOutput: () => {} });
+    expect(await instance.exited).toMatchObject({ code: 3 });
+    expect(driver.list()).not.toContain(instance);
+    await driver.removeApp("orphan");
   });
 });

@@ -5,7 +5,8 @@
 //   - the release directory read-write at /app (the working directory), a private /tmp, fresh /proc and /dev;
 //   - for an app instance, the app's own data directory (its SQLite databases) read-write at /data;
 //   - for a build, the app's build cache read-write at /cache, and the operator's BUILD_READONLY_PATHS read-only;
-//   - own pid, ipc, uts and cgroup namespaces, a new session, killed when the platform dies;
+//   - own pid, ipc, uts and cgroup namespaces, a new session, killed when the platform dies (but app instances:
+//     kept.ts);
 //   - an environment of exactly the variables given (--clearenv).
 // The environment travels on a pipe (--args) rather than the command line, which every host user can read.
 import { BUILD_CACHE_PATH } from "../paths.ts";
@@ -34,6 +35,8 @@ export interface SandboxCommand {
   uid?: number;
   /** Enter this network namespace (a name under /run/netns) first. */
   netns?: string;
+  /** Keeps running when the platform dies (an app instance the next platform adopts); else killed with it. */
+  outlivesPlatform?: boolean;
 }
 
 /** The privileged steps before the sandbox: enter the app's network namespace, drop to its uid. */
@@ -74,7 +77,8 @@ export function bwrapOptions(cmd: SandboxCommand): string[] {
     "--unshare-user", "--disable-userns",
     "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
     "--hostname", "app",
-    "--die-with-parent", "--new-session",
+    ...(cmd.outlivesPlatform ? [] : ["--die-with-parent"]),
+    "--new-session",
     "--clearenv",
     ...Object.entries(checkedEnv(cmd.env)).flatMap(([name, value]) => ["--setenv", name, value]),
   ];

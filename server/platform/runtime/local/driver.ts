@@ -1,14 +1,19 @@
 // The local runtime driver: builds and apps as sandboxed processes on this machine (see bwrap.ts,
 // cgroups.ts, network.ts). Each app holds a slot (slots.ts) from its first run until removeApp: its uid,
 // network namespace and cgroup. Each process gets its own cgroup below the app's with the spec's limits.
-import { mkdir } from "node:fs/promises";
+// Inside bubblewrap, app instances outlive the platform (kept.ts): close() leaves web instances running, and the
+// next platform on the same DATA_DIR adopts those that run what it would start, taking over their app's slot.
+import { randomUUID } from "node:crypto";
+import { mkdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { SandboxUnavailableError } from "../errors.ts";
+import { instanceFingerprint } from "../fingerprint.ts";
 import type { ExitInfo, Instance, InstanceSpec, ProcessSpec, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { Cgroup } from "./cgroups.ts";
-import { launch, type Launched } from "./launch.ts";
+import { launch, type LaunchOptions, type Launched } from "./launch.ts";
+import { keptRoot, killKept, launchKept, readRecords, reattachKept, writeRecord, type KeptLaunch, type KeptRecord } from "./kept.ts";
 import { DATA_PATH } from "./bwrap.ts";
 import { APP_RANGE, SERVICE_ADDRESS, appNetwork, createAppNetwork, removeAppNetwork, setupHostNetwork, setupServiceForward, type AppNetwork, type ForwardedService } from "./network.ts";
 import { probe, type Enforcement } from "./probe.ts";
@@ -42,6 +47,12 @@ interface App {
   running: Set<Launched>;
 }
 
+/** An instance as the driver tracks it: its launch, and whether it is a web one (what close() keeps). */
+interface LocalInstance extends Instance {
+  launched: Launched | KeptLaunch;
+  web: boolean;
+}
+
 const FIRST_PORT = 8000;
 
 export async function createLocalDriver(options: LocalDriverOptions): Promise<RuntimeDriver> {
@@ -63,8 +74,9 @@ class LocalDriver implements RuntimeDriver {
   readonly name = "local";
   readonly sandbox: SandboxReport;
   private readonly apps = new Map<string, Promise<App>>();
-  private readonly instances = new Set<Instance>();
-  private sequence = 0;
+  private readonly instances = new Set<LocalInstance>();
+  /** The records adopt() took (or is taking): reap() kills the others. */
+  private readonly adopted = new Set<string>();
 
   constructor(
     private readonly e: Enforcement,
@@ -123,36 +135,50 @@ class LocalDriver implements RuntimeDriver {
     const app = await this.app(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "if-not-owned" });
     const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
-    const web = (spec.process ?? "web") === "web";
+    const process = spec.process ?? "web";
+    const web = process === "web";
     const port = web ? await this.port(app) : 0;
     try {
       const env = { ...this.baseEnv(spec, workDir), ...(web ? { PORT: String(port) } : {}) };
-      const { launched, cgroup } = await this.launch(app, { ...spec, workDir, dataDir }, env);
-      const exited = this.finish(app, launched, cgroup).finally(() => {
-        app.ports.delete(port);
-        this.instances.delete(instance);
-      });
-      const instance: Instance = {
-        instanceId: spec.instanceId,
-        appKey: spec.appKey,
-        pid: launched.pid,
-        target: { host: app.network?.appAddress ?? "127.0.0.1", port },
-        exited,
-        stop: (graceMs = this.options.graceMs) => this.stop(launched, exited, graceMs),
-      };
-      this.instances.add(instance);
-      return instance;
+      const record = this.e.bwrap ? { instanceId: spec.instanceId, appKey: spec.appKey, slot: app.slot, process, index: spec.index, fingerprint: instanceFingerprint(spec, DATA_PATH), port } : undefined;
+      const { launched, cgroup } = await this.launch(app, { ...spec, workDir, dataDir }, env, record);
+      return this.track(app, spec.instanceId, launched, cgroup, port, web);
     } catch (error) {
       app.ports.delete(port);
       throw error;
     }
   }
 
+  async adopt(spec: InstanceSpec & { index: number }): Promise<Instance | null> {
+    if (!this.e.bwrap) return null;
+    const fingerprint = instanceFingerprint(spec, DATA_PATH);
+    const { records } = await readRecords(this.keptRoot);
+    const matches = (r: KeptRecord) => r.appKey === spec.appKey && r.process === "web" && r.index === spec.index && r.fingerprint === fingerprint;
+    for (const record of records.filter((r) => matches(r) && r.monitor.pid > 0 && !this.adopted.has(r.instanceId))) {
+      this.adopted.add(record.instanceId);
+      const app = await this.adoptApp(record.appKey, record.slot);
+      const cgroup = this.cgroupOf(record);
+      const launched = app && reattachKept(this.keptRoot, record, spec.onOutput, cgroup);
+      if (!app || !launched) {
+        this.adopted.delete(record.instanceId);
+        continue;
+      }
+      app.ports.add(record.port);
+      app.running.add(launched);
+      return this.track(app, record.instanceId, launched, cgroup, record.port, true);
+    }
+    return null;
+  }
+
   list(): Instance[] {
     return [...this.instances];
   }
 
+  /** Kills the instances an earlier platform left that adopt() did not take, then frees the slots it left. */
   async reap(): Promise<void> {
+    const { records, unrecorded } = await readRecords(this.keptRoot);
+    for (const record of records.filter((r) => !this.adopted.has(r.instanceId))) await killKept(this.keptRoot, record, this.cgroupOf(record));
+    for (const name of unrecorded) await rm(path.join(this.keptRoot, name), { recursive: true, force: true });
     for (const claim of await this.slots.abandoned()) await this.teardown(claim.slot);
   }
 
@@ -167,8 +193,67 @@ class LocalDriver implements RuntimeDriver {
     await this.teardown(app.slot);
   }
 
+  /** Web instances still running inside bubblewrap keep running (the next platform adopts them); the rest stops. */
   async close(): Promise<void> {
-    await Promise.all([...this.apps.keys()].map((key) => this.removeApp(key)));
+    const keptApps = new Set<string>();
+    for (const instance of this.instances) {
+      const launched = instance.launched;
+      if (!instance.web || !("detach" in launched) || launched.hasExited()) continue;
+      launched.detach();
+      this.instances.delete(instance);
+      keptApps.add(instance.appKey);
+      (await this.apps.get(instance.appKey))?.running.delete(launched);
+    }
+    await Promise.all([...this.apps.keys()].map((key) => (keptApps.has(key) ? this.stopAll(key) : this.removeApp(key))));
+  }
+
+  /** Stops every process of an app but keeps its slot. */
+  private async stopAll(appKey: string): Promise<void> {
+    const app = await this.apps.get(appKey)?.catch(() => undefined);
+    await Promise.all([...this.instances].filter((i) => i.appKey === appKey).map((i) => i.stop()));
+    await Promise.all([...(app?.running ?? [])].map((p) => p.killTree()));
+  }
+
+  private get keptRoot(): string {
+    return keptRoot(this.options.dataDir);
+  }
+
+  private cgroupOf(record: KeptRecord): Cgroup | undefined {
+    return record.cgroup ? new Cgroup(this.e.cgroups, record.cgroup) : undefined;
+  }
+
+  private track(app: App, instanceId: string, launched: Launched, cgroup: Cgroup | undefined, port: number, web: boolean): Instance {
+    const exited = this.finish(app, launched, cgroup).finally(() => {
+      app.ports.delete(port);
+      this.instances.delete(instance);
+    });
+    const instance: LocalInstance = {
+      instanceId,
+      appKey: app.key,
+      pid: launched.pid,
+      target: { host: app.network?.appAddress ?? "127.0.0.1", port },
+      exited,
+      stop: (graceMs = this.options.graceMs) => this.stop(launched, exited, graceMs),
+      launched,
+      web,
+    };
+    this.instances.add(instance);
+    return instance;
+  }
+
+  /** The app's slot as an earlier platform on this DATA_DIR left it (uid, namespace, cgroup in place), now ours. */
+  private async adoptApp(key: string, slot: number): Promise<App | null> {
+    let pending = this.apps.get(key);
+    if (!pending) {
+      pending = this.slots.takeOver(slot, key).then((taken) => {
+        if (!taken) throw new Error(`slot ${slot} is not ${key}'s to take over`);
+        return this.appInSlot(key, slot);
+      });
+      pending.catch(() => this.apps.delete(key));
+      this.apps.set(key, pending);
+    }
+    const app = await pending.catch(() => null);
+    return app?.slot === slot ? app : null;
   }
 
   /** The app's data directory, created 0700 and owned by the app's uid (its slot, hence uid, may change). */
@@ -203,26 +288,35 @@ class LocalDriver implements RuntimeDriver {
   private async createApp(key: string): Promise<App> {
     const slot = await this.slots.claim(key);
     try {
-      const app: App = { key, slot, ports: new Set(), running: new Set() };
-      if (this.e.uids) app.uid = this.options.uidBase + slot;
-      if (this.e.network) {
+      const app = this.appInSlot(key, slot);
+      if (app.network) {
         // Another platform on this machine may have rewritten the host-wide tables since boot: set them again.
         if (this.options.forward) {
           await setupHostNetwork();
           await setupServiceForward(this.options.forward);
         }
-        app.network = appNetwork(slot);
         await createAppNetwork(app.network);
       }
-      if (Object.keys(this.e.cgroups).length > 0) {
-        app.cgroup = new Cgroup(this.e.cgroups, `${this.options.cgroupParent}/${slot}`);
-        await app.cgroup.create();
-      }
+      await app.cgroup?.create();
       return app;
     } catch (error) {
       await this.teardown(slot);
       throw error;
     }
+  }
+
+  /** What an app holds in a slot: all derived from its number. */
+  private appInSlot(key: string, slot: number): App {
+    const cgroups = Object.keys(this.e.cgroups).length > 0;
+    return {
+      key,
+      slot,
+      ports: new Set(),
+      running: new Set(),
+      uid: this.e.uids ? this.options.uidBase + slot : undefined,
+      network: this.e.network ? appNetwork(slot) : undefined,
+      cgroup: cgroups ? new Cgroup(this.e.cgroups, `${this.options.cgroupParent}/${slot}`) : undefined,
+    };
   }
 
   /** Frees a slot: kills what is left in its cgroup, removes the cgroup and the network, gives up the claim. */
@@ -238,30 +332,43 @@ class LocalDriver implements RuntimeDriver {
     return { HOME: home, PATH: "/usr/bin:/bin", HOST: host, ...spec.env };
   }
 
-  private async launch(app: App, spec: ProcessSpec & Pick<RunSpec, "stdin">, env: Record<string, string>) {
-    const cgroup = app.cgroup?.child(`p${process.pid}-${++this.sequence}`);
+  /** With a record: an instance that outlives the platform (kept.ts), recorded before it starts and once it runs. */
+  private async launch(app: App, spec: ProcessSpec & Pick<RunSpec, "stdin">, env: Record<string, string>, record?: Omit<KeptRecord, "monitor" | "sandboxInit" | "commandPid" | "cgroup">) {
+    const cgroup = app.cgroup?.child(record ? `i-${record.instanceId}` : `r-${randomUUID()}`);
     await cgroup?.create(spec.limits);
     try {
-      const launched = await launch({
-        bwrap: this.e.bwrap,
-        workDir: spec.workDir,
-        argv: spec.argv,
-        env,
-        dataDir: spec.dataDir,
-        cacheDir: spec.cacheDir,
-        readOnlyPaths: spec.readOnlyPaths,
-        uid: app.uid,
-        netns: app.network?.netns,
-        cgroup,
-        onOutput: spec.onOutput,
-        stdin: spec.stdin,
-      });
+      if (record) {
+        const starting: KeptRecord = { ...record, monitor: { pid: 0, startTime: 0 }, sandboxInit: 0, commandPid: 0, cgroup: cgroup?.relPath };
+        await writeRecord(this.keptRoot, starting);
+        const launched = await launchKept({ ...this.launchOptions(app, spec, env, cgroup), root: this.keptRoot, instanceId: record.instanceId });
+        app.running.add(launched);
+        await writeRecord(this.keptRoot, { ...starting, monitor: launched.monitor, sandboxInit: launched.sandboxInit, commandPid: launched.pid });
+        return { launched, cgroup };
+      }
+      const launched = await launch(this.launchOptions(app, spec, env, cgroup));
       app.running.add(launched);
       return { launched, cgroup };
     } catch (error) {
       await cgroup?.remove();
       throw error;
     }
+  }
+
+  private launchOptions(app: App, spec: ProcessSpec & Pick<RunSpec, "stdin">, env: Record<string, string>, cgroup: Cgroup | undefined): LaunchOptions {
+    return {
+      bwrap: this.e.bwrap,
+      workDir: spec.workDir,
+      argv: spec.argv,
+      env,
+      dataDir: spec.dataDir,
+      cacheDir: spec.cacheDir,
+      readOnlyPaths: spec.readOnlyPaths,
+      uid: app.uid,
+      netns: app.network?.netns,
+      cgroup,
+      onOutput: spec.onOutput,
+      stdin: spec.stdin,
+    };
   }
 
   private async finish(app: App, launched: Launched, cgroup: Cgroup | undefined): Promise<ExitInfo & { oomKilled: boolean }> {

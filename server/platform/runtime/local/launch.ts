@@ -139,7 +139,7 @@ function firstStatus(stream: Readable): Promise<number | undefined> {
   });
 }
 
-async function commandPid(sandboxInit: number, hasExited: () => boolean): Promise<number | undefined> {
+export async function commandPid(sandboxInit: number, hasExited: () => boolean): Promise<number | undefined> {
   for (let attempt = 0; attempt < 1000 && !hasExited(); attempt++) {
     const children = await readFile(`/proc/${sandboxInit}/task/${sandboxInit}/children`, "utf8").catch(() => "");
     const first = Number(children.trim().split(" ")[0]);
@@ -150,7 +150,7 @@ async function commandPid(sandboxInit: number, hasExited: () => boolean): Promis
 }
 
 /** bwrap exits with 128 + N when the command died of signal N, like a shell: say which signal it was. */
-function decodeExit(exit: ExitInfo): ExitInfo {
+export function decodeExit(exit: ExitInfo): ExitInfo {
   if (exit.code === null || exit.code <= 128) return exit;
   const name = Object.entries(constants.signals).find(([, n]) => n === exit.code! - 128)?.[0];
   return name ? { code: null, signal: name as NodeJS.Signals } : exit;

@@ -41,6 +41,21 @@ export class SlotRegistry {
     throw new Error(`all ${this.size} app slots of this machine are taken (see ${this.dir})`);
   }
 
+  /**
+   * Makes this platform the owner of a slot that an earlier platform on this DATA_DIR claimed for the app (its
+   * instances outlived it, and this platform adopts them). False when the claim is another's.
+   */
+  async takeOver(slot: number, appKey: string): Promise<boolean> {
+    const owner = await fs.readFile(this.file(slot), "utf8").then((text) => JSON.parse(text) as SlotOwner, () => null);
+    if (!owner || owner.appKey !== appKey || owner.dataDir !== this.self.dataDir) return false;
+    const ours = owner.pid === this.self.pid && owner.startTime === this.self.startTime;
+    if (!ours && isRunning(owner.pid, owner.startTime)) return false;
+    const temporary = `${this.file(slot)}.${this.self.pid}.tmp`;
+    await fs.writeFile(temporary, JSON.stringify({ ...this.self, appKey }), { mode: 0o600 });
+    await fs.rename(temporary, this.file(slot));
+    return true;
+  }
+
   async release(slot: number): Promise<void> {
     await fs.rm(this.file(slot), { force: true });
   }
