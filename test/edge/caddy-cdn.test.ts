@@ -5,20 +5,18 @@
 // file outside the CDN folder; a client cannot make Slipway name a file (only Caddy's token does), and
 // EDGE_CDN_FILES=slipway leaves the bytes to Slipway.
 import { randomBytes } from "node:crypto";
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import https from "node:https";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { adminRequest } from "../../server/platform/edge/caddy.ts";
 import { uploadFile } from "../cdn/helpers.ts";
 import { waitFor } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
-import { freePort, startServer, type TestServer } from "../helpers/server.ts";
+import { HAS_CADDY, startCaddy, type TestCaddy } from "../helpers/caddy.ts";
+import { startServer, type TestServer } from "../helpers/server.ts";
 
-const HAS_CADDY = spawnSync("caddy", ["version"], { stdio: "ignore" }).status === 0;
 if (!HAS_CADDY) console.warn("test/edge/caddy-cdn.test.ts: skipped: `caddy` is not installed (apt-get install caddy)");
 
 interface Answer {
@@ -48,8 +46,7 @@ function get(base: string, rawPath: string, options: { ca?: string; method?: str
 }
 
 describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local storage)", () => {
-  let caddy: ChildProcess;
-  let caddyDir: string;
+  let caddy: TestCaddy;
   let admin: { host: string; port: number };
   let server: TestServer;
   let owner: Client;
@@ -66,23 +63,11 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
   }
 
   beforeAll(async () => {
-    caddyDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-caddy-cdn-"));
-    admin = { host: "127.0.0.1", port: await freePort() };
-    const ports = { http: await freePort(), https: await freePort() };
-    fs.writeFileSync(path.join(caddyDir, "boot.json"), JSON.stringify({ admin: { listen: `127.0.0.1:${admin.port}` } }));
-    const env = { ...process.env, HOME: caddyDir, XDG_DATA_HOME: path.join(caddyDir, "data"), XDG_CONFIG_HOME: path.join(caddyDir, "config") };
-    caddy = spawn("caddy", ["run", "--config", path.join(caddyDir, "boot.json")], { env, stdio: ["ignore", "ignore", fs.openSync(path.join(caddyDir, "caddy.log"), "a")] });
-    await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin API");
-    server = await startServer({
-      EDGE: "caddy",
-      EDGE_TLS: "internal",
-      CADDY_ADMIN: `127.0.0.1:${admin.port}`,
-      EDGE_HTTP_PORT: String(ports.http),
-      EDGE_HTTPS_PORT: String(ports.https),
-      DEFAULT_REQUESTS_PER_MINUTE: "100000",
-    });
-    ca = JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
-    edge = `https://127.0.0.1:${ports.https}`;
+    caddy = await startCaddy("slipway-caddy-cdn-");
+    admin = caddy.admin;
+    server = await startServer({ ...caddy.env, DEFAULT_REQUESTS_PER_MINUTE: "100000" });
+    ca = await caddy.ca();
+    edge = `https://127.0.0.1:${caddy.ports.https}`;
     owner = new Client(server.url);
     await owner.signup();
     const res = await uploadFile(owner, bytes, "données brutes.bin", "application/octet-stream");
@@ -95,12 +80,7 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
     try {
       await server?.close();
     } finally {
-      if (caddy && caddy.exitCode === null) {
-        const exited = new Promise((resolve) => caddy.once("exit", resolve));
-        caddy.kill("SIGTERM");
-        await exited;
-      }
-      fs.rmSync(caddyDir, { recursive: true, force: true });
+      await caddy?.stop();
     }
   });
 
@@ -346,28 +326,16 @@ describe.skipIf(!HAS_CADDY)("CDN files sent by a real Caddy (EDGE=caddy, local s
 
 describe.skipIf(!HAS_CADDY)("EDGE_CDN_FILES=slipway", () => {
   it("loads no CDN route into Caddy: Slipway sends the bytes", async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-caddy-cdn-off-"));
-    const admin = { host: "127.0.0.1", port: await freePort() };
-    fs.writeFileSync(path.join(dir, "boot.json"), JSON.stringify({ admin: { listen: `127.0.0.1:${admin.port}` } }));
-    const env = { ...process.env, HOME: dir, XDG_DATA_HOME: path.join(dir, "data"), XDG_CONFIG_HOME: path.join(dir, "config") };
-    const child = spawn("caddy", ["run", "--config", path.join(dir, "boot.json")], { env, stdio: "ignore" });
+    const caddy = await startCaddy("slipway-caddy-cdn-off-");
+    const { admin, ports } = caddy;
     let server: TestServer | undefined;
     try {
-      await waitFor(() => adminRequest(admin, "GET", "/config/").then((r) => r.status === 200, () => false), 15_000, "Caddy's admin API");
-      const ports = { http: await freePort(), https: await freePort() };
-      server = await startServer({
-        EDGE: "caddy",
-        EDGE_TLS: "internal",
-        EDGE_CDN_FILES: "slipway",
-        CADDY_ADMIN: `127.0.0.1:${admin.port}`,
-        EDGE_HTTP_PORT: String(ports.http),
-        EDGE_HTTPS_PORT: String(ports.https),
-      });
+      server = await startServer({ ...caddy.env, EDGE_CDN_FILES: "slipway" });
       const config = (await adminRequest(admin, "GET", "/config/")).body;
       expect(config).toContain(`"listen":[":${ports.https}"]`);
       expect(config).not.toContain("file_server");
       expect(config).not.toContain("X-Slipway-Edge-Token");
-      const ca = JSON.parse((await adminRequest(admin, "GET", "/pki/ca/local")).body).root_certificate;
+      const ca = await caddy.ca();
       const owner = new Client(server.url);
       await owner.signup();
       const uploaded = (await uploadFile(owner, "streamed by Slipway", "s.txt")).body;
@@ -378,9 +346,7 @@ describe.skipIf(!HAS_CADDY)("EDGE_CDN_FILES=slipway", () => {
       expect(res.body.toString()).toBe("streamed by Slipway");
     } finally {
       await server?.close();
-      child.kill("SIGTERM");
-      await new Promise((resolve) => (child.exitCode !== null ? resolve(null) : child.once("exit", resolve)));
-      fs.rmSync(dir, { recursive: true, force: true });
+      await caddy.stop();
     }
   });
 });

@@ -4,7 +4,7 @@
 // platform): it answers as before, its output reaches the app's log again, and stop, restart and redeploy work on it. A container whose env changed while no platform ran is not adopted (docker): a fresh one
 // with the new env replaces it, and the old one is gone; of a scaled app, each instance still running is adopted and
 // one that died meanwhile starts again.
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,40 +16,13 @@ import { LABEL, createDockerClient, platformId } from "../../server/platform/run
 import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, uploadZip, waitFor, webInstances, zipFolder } from "../helpers/apps.ts";
 import { createPostgresDatabase, freePort } from "../helpers/server.ts";
+import { startPlatform, stopPlatform } from "../helpers/platform-process.ts";
 import { TEST_RUNTIME, removeDockerLeftovers, removeLocalLeftovers, runtimeEnv } from "../helpers/runtime.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const cleanups: (() => Promise<void> | void)[] = [];
 afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
-
-function startPlatform(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH!, HOME: os.tmpdir(), LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr!.on("data", (chunk) => (stderr += chunk));
-  cleanups.push(() => void child.kill("SIGKILL"));
-  return waitFor(
-    async () => {
-      if (child.exitCode !== null) throw new Error(`the platform exited: ${stderr}`);
-      const ok = await fetch(`${env.PUBLIC_URL}/api/openapi.json`).then((r) => r.ok, () => false);
-      return ok && child;
-    },
-    60_000,
-    "the platform to listen",
-  );
-}
-
-async function stopPlatform(platform: ChildProcess, signal: "SIGKILL" | "SIGTERM", base: string): Promise<void> {
-  const exited = new Promise((resolve) => platform.once("exit", resolve));
-  platform.kill(signal);
-  await exited;
-  await waitFor(async () => (await requestApp(base, "survivor.localhost").catch(() => null)) === null, 10_000, "the old platform's port to close");
-}
 
 /** The host's processes whose command line contains `text`. */
 function processesRunning(text: string): number[] {
@@ -99,7 +72,7 @@ describe("a platform killed and started again", () => {
     owner = new Client(base);
     env = { DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: base, DEFAULT_REQUESTS_PER_MINUTE: "100000", ...(database ? { DATABASE_URL: database.url } : {}), ...runtimeEnv() };
 
-    platform = await startPlatform(env);
+    platform = await startPlatform(env, cleanups);
     await owner.signup();
     await owner.post("/api/apps", { slug: "survivor" });
     await owner.post("/api/apps", { slug: "interrupted" });
@@ -110,7 +83,7 @@ describe("a platform killed and started again", () => {
     await waitFor(async () => (await owner.get("/api/apps/interrupted")).body.deployments[0].status === "BUILDING", 30_000, "BUILDING");
 
     await stopPlatform(platform, "SIGKILL", base);
-    platform = await startPlatform(env);
+    platform = await startPlatform(env, cleanups);
     const interrupted = (await owner.get("/api/apps/interrupted")).body;
     expect(interrupted.deployments[0]).toMatchObject({ id: slow.body.id, status: "FAILED", error: expect.stringMatching(/platform restarted/) });
     expect(interrupted.status).toBe("FAILED");
@@ -148,7 +121,7 @@ describe("a platform killed and started again", () => {
     const db = openDb();
     expect((await db.envVar.updateMany({ where: { appId, key: "GREETING" }, data: { value: "bonjour" } })).count).toBe(1);
     await db.$disconnect();
-    platform = await startPlatform(env);
+    platform = await startPlatform(env, cleanups);
 
     expect(await answer("greeter")).toMatch(/^bonjour /);
     expect(await appStatus("greeter")).toBe("RUNNING");
@@ -177,7 +150,7 @@ describe("a platform killed and started again", () => {
     const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformId(dataDir)}`, `${LABEL.instance}=${web2.instanceId}`] });
     const [dead] = await docker.listContainers({ filters });
     await docker.getContainer(dead.Id).remove({ force: true });
-    platform = await startPlatform(env);
+    platform = await startPlatform(env, cleanups);
 
     const [after1, after2] = await healthy();
     expect(after1.instanceId).toBe(web1.instanceId);
@@ -189,7 +162,7 @@ describe("a platform killed and started again", () => {
 
   it("adopts after a graceful shutdown too (SIGTERM)", async () => {
     await stopPlatform(platform, "SIGTERM", base);
-    platform = await startPlatform(env);
+    platform = await startPlatform(env, cleanups);
     const after = await answer("survivor");
     expect(after).toBe(before);
     expect(await appStatus("survivor")).toBe("RUNNING");

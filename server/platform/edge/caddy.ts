@@ -43,11 +43,26 @@ const SEVERAL_UPSTREAMS = {
   health_checks: { passive: { fail_duration: "10s", max_fails: 1 } },
 };
 /**
- * The same for instances found by DNS, whatever their number (it changes without a configuration load). No
- * passive health check: Caddy 2.6 forgets a dynamic upstream's failures as soon as no request uses it
- * (caddyserver/caddy#7037), so it would not keep a failed instance out, only, under load, an app's only one.
+ * How long Caddy holds a request it cannot place anywhere (no instance nor Slipway answers a dial): Slipway
+ * restarting (an upgrade, a crash) stops its lookup server and its port for a few seconds while the apps keep
+ * running; each retry looks the instances up again, and falls back to Slipway, so the request goes through as
+ * soon as the new platform answers. Only dials are retried: a request that reached an upstream is never sent twice
+ * (but a GET).
  */
-const DYNAMIC_BALANCING = { selection_policy: { policy: "least_conn" }, try_duration: "2s", try_interval: "50ms" };
+const HOLD_WHILE_UNREACHABLE = { try_duration: "30s", try_interval: "100ms" };
+/**
+ * A platform's first load waits this long after it listens: requests Caddy held while no Slipway ran are placed
+ * within a retry interval of its port answering, and a load cancels those still waiting (Caddy ends the replaced
+ * handlers' retries) with a 502.
+ */
+const HELD_PLACED_MS = 300;
+/**
+ * The same for instances found by DNS, whatever their number (it changes without a configuration load), holding
+ * requests while nothing answers. No passive health check: Caddy 2.6 forgets a dynamic upstream's failures as
+ * soon as no request uses it (caddyserver/caddy#7037), so it would not keep a failed instance out, only, under
+ * load, an app's only one.
+ */
+const DYNAMIC_BALANCING = { selection_policy: { policy: "least_conn" }, ...HOLD_WHILE_UNREACHABLE };
 /** Names Slipway's server in Caddy's configuration: its absence means Caddy lost it (restarted, or replaced). */
 const EDGE_ID = "slipway-edge";
 
@@ -59,7 +74,7 @@ export function adminListen(admin: CaddyAdmin): string {
 
 /** The whole Caddy configuration for a route table snapshot; proxied apps' instances come from `resolver`. */
 export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options: EdgeOptions, resolver: string): Json {
-  const slipway = { handler: "reverse_proxy", upstreams: [{ dial: dial(options.slipway) }] };
+  const slipway = { handler: "reverse_proxy", upstreams: [{ dial: dial(options.slipway) }], load_balancing: HOLD_WHILE_UNREACHABLE };
   const domainsOf = new Map<string, string[]>();
   for (const [hostname, target] of snapshot.domains) {
     if (target.verified) domainsOf.set(target.slug, [...(domainsOf.get(target.slug) ?? []), hostname]);
@@ -201,6 +216,8 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
   let dns: Promise<UpstreamDns> | null = null;
   /** The configuration Caddy was last given (JSON); null: unknown (a failed load, or Caddy lost it). */
   let loaded: string | null = null;
+  /** Whether this process loaded a configuration yet (HELD_PLACED_MS). */
+  let placedHeld = false;
   /** Custom domains in the configuration Caddy last took. */
   let served = new Set<string>();
   /** What Caddy's HTTPS port offers for each served custom domain (a TLS handshake tells). */
@@ -237,6 +254,8 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
       const changed = upstreams.publish(snapshot.apps);
       const config = JSON.stringify(caddyConfig(snapshot, edge, options, upstreams.address));
       if (config !== loaded) {
+        if (!placedHeld) await new Promise((resolve) => setTimeout(resolve, HELD_PLACED_MS));
+        placedHeld = true;
         loaded = null;
         await load(config);
         loaded = config;
