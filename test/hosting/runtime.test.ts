@@ -209,8 +209,10 @@ describe.runIf(isRoot)("local runtime driver", () => {
     rmSync(otherDataDir, { recursive: true, force: true });
   });
 
-  it("adopts what a killed platform left running, if it runs what a start would: the same process, its output followed again", async () => {
+  it("adopts what a killed platform left running, if it runs what a start would: the same process, its output (that of the time between too) followed again", async () => {
     const { otherDataDir, otherRelease, target, pid, uid, slot } = await killedPlatform();
+    // Output written while no platform runs waits in the instance's pipes.
+    expect(await waitForHttp(`http://${target.host}:${target.port}/while-down`)).toMatch(/^app /);
     const next = await createLocalDriver({ dataDir: otherDataDir, allowPartial: false });
     const output = collectOutput();
     const spec = { appKey: "left-behind", instanceId: "unused", index: 1, workDir: otherRelease, argv: ["/usr/bin/node", "server.js"], env: {}, limits: LIMITS, onOutput: output.sink };
@@ -223,6 +225,7 @@ describe.runIf(isRoot)("local runtime driver", () => {
     expect(next.list()).toEqual([adopted]);
     expect(await waitForHttp(`http://${target.host}:${target.port}/adopted`)).toMatch(/^app /);
     await expect.poll(() => output.text("stdout")).toContain("request /adopted");
+    expect(output.text("stdout")).toContain("request /while-down");
 
     await adopted.stop();
     expect(await adopted.exited).toMatchObject({ code: 0, signal: null });

@@ -13,7 +13,7 @@ import { instanceFingerprint } from "../fingerprint.ts";
 import type { ExitInfo, Instance, InstanceSpec, ProcessSpec, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { Cgroup } from "./cgroups.ts";
 import { launch, type LaunchOptions, type Launched } from "./launch.ts";
-import { keptRoot, killKept, launchKept, readRecords, reattachKept, writeRecord, type KeptLaunch, type KeptRecord } from "./kept.ts";
+import { PipePool, SPARE, keptRoot, killKept, launchKept, readRecords, reattachKept, writeRecord, type KeptLaunch, type KeptRecord } from "./kept.ts";
 import { DATA_PATH } from "./bwrap.ts";
 import { APP_RANGE, SERVICE_ADDRESS, appNetwork, createAppNetwork, removeAppNetwork, setupHostNetwork, setupServiceForward, type AppNetwork, type ForwardedService } from "./network.ts";
 import { probe, type Enforcement } from "./probe.ts";
@@ -77,6 +77,7 @@ class LocalDriver implements RuntimeDriver {
   private readonly instances = new Set<LocalInstance>();
   /** The records adopt() took (or is taking): reap() kills the others. */
   private readonly adopted = new Set<string>();
+  private readonly pipes: PipePool;
 
   constructor(
     private readonly e: Enforcement,
@@ -84,6 +85,7 @@ class LocalDriver implements RuntimeDriver {
     private readonly slots: SlotRegistry,
   ) {
     this.sandbox = e.report;
+    this.pipes = new PipePool(path.join(this.keptRoot, SPARE));
   }
 
   get dataPath(): string | null {
@@ -340,7 +342,7 @@ class LocalDriver implements RuntimeDriver {
       if (record) {
         const starting: KeptRecord = { ...record, monitor: { pid: 0, startTime: 0 }, sandboxInit: 0, commandPid: 0, cgroup: cgroup?.relPath };
         await writeRecord(this.keptRoot, starting);
-        const launched = await launchKept({ ...this.launchOptions(app, spec, env, cgroup), root: this.keptRoot, instanceId: record.instanceId });
+        const launched = await launchKept({ ...this.launchOptions(app, spec, env, cgroup), root: this.keptRoot, instanceId: record.instanceId, pipes: this.pipes });
         app.running.add(launched);
         await writeRecord(this.keptRoot, { ...starting, monitor: launched.monitor, sandboxInit: launched.sandboxInit, commandPid: launched.pid });
         return { launched, cgroup };

@@ -5,6 +5,7 @@
 // platform, as Docker's blocking log mode does. A record beside them says what runs there; the next platform on
 // the same DATA_DIR opens the pipes again (adopt) or kills what it does not adopt (reap).
 import { execFile, spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import { closeSync, constants as fsConstants, openSync, watch } from "node:fs";
 import fs from "node:fs/promises";
 import net from "node:net";
@@ -19,6 +20,8 @@ import { processStartTime } from "./slots.ts";
 const STREAMS: OutputStream[] = ["stdout", "stderr"];
 const RECORD = "instance.json";
 const STATUS = "status";
+/** PipePool's folder below the instances' (not an instance: no record). */
+export const SPARE = ".spare";
 
 /** What a later platform needs to find, adopt or kill an instance. */
 export interface KeptRecord {
@@ -46,7 +49,7 @@ export interface KeptLaunch extends Launched {
   detach(): void;
 }
 
-/** The folder of every kept instance of this DATA_DIR. */
+/** The folder of every kept instance of this DATA_DIR (and the pipe pool's, SPARE). */
 export function keptRoot(dataDir: string): string {
   return path.join(dataDir, "instances");
 }
@@ -56,12 +59,52 @@ function folderOf(root: string, instanceId: string): string {
   return path.join(root, instanceId);
 }
 
+/**
+ * Named pipes made ahead (a mkfifo command costs a fork of the platform's process): an instance's start renames a
+ * spare pair into its folder, and the pool refills in the background, a few pairs per command.
+ */
+export class PipePool {
+  private readonly spare: string[] = [];
+  private filling: Promise<void> | null = null;
+  /** The first fill removes the pairs an earlier platform made and did not use. */
+  private cleared = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly size = 4,
+  ) {}
+
+  /** Moves a pair of pipes to `<dir>/stdout` and `<dir>/stderr`. */
+  async take(dir: string): Promise<void> {
+    if (!this.spare.length) await this.fill();
+    const pair = this.spare.shift()!;
+    void this.fill().catch(() => {});
+    await Promise.all(STREAMS.map((stream) => fs.rename(path.join(pair, stream), path.join(dir, stream))));
+    await fs.rm(pair, { recursive: true, force: true });
+  }
+
+  private fill(): Promise<void> {
+    this.filling ??= this.make().finally(() => (this.filling = null));
+    return this.filling;
+  }
+
+  private async make(): Promise<void> {
+    if (!this.cleared) await fs.rm(this.dir, { recursive: true, force: true });
+    this.cleared = true;
+    const pairs = Array.from({ length: this.size - this.spare.length }, () => path.join(this.dir, randomUUID()));
+    if (!pairs.length) return;
+    await Promise.all(pairs.map((pair) => fs.mkdir(pair, { recursive: true, mode: 0o700 })));
+    await promisify(execFile)("mkfifo", ["-m", "600", ...pairs.flatMap((pair) => STREAMS.map((stream) => path.join(pair, stream)))]);
+    this.spare.push(...pairs);
+  }
+}
+
 /** Starts a sandboxed instance that outlives the platform, its output in named pipes under `root`/<instanceId>. */
-export async function launchKept(options: LaunchOptions & { root: string; instanceId: string }): Promise<KeptLaunch> {
+export async function launchKept(options: LaunchOptions & { root: string; instanceId: string; pipes: PipePool }): Promise<KeptLaunch> {
   const dir = folderOf(options.root, options.instanceId);
   await fs.mkdir(dir, { recursive: true, mode: 0o700 });
   const pipes = STREAMS.map((stream) => path.join(dir, stream));
-  await promisify(execFile)("mkfifo", ["-m", "600", ...pipes]);
+  await options.pipes.take(dir);
   // A writer first: a pipe's reader with no writer yet would read its end at once.
   const writers = pipes.map((pipe) => openSync(pipe, fsConstants.O_RDWR));
   const output = followOutput(pipes, options.onOutput);
@@ -123,6 +166,7 @@ export async function readRecords(root: string): Promise<{ records: KeptRecord[]
   const records: KeptRecord[] = [];
   const unrecorded: string[] = [];
   for (const name of await fs.readdir(root).catch(() => [] as string[])) {
+    if (name === SPARE) continue;
     const text = await fs.readFile(path.join(root, name, RECORD), "utf8").catch(() => null);
     if (text === null) unrecorded.push(name);
     else records.push(JSON.parse(text) as KeptRecord);
