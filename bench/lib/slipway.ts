@@ -28,7 +28,8 @@ export async function startSlipway(
   try {
     // PORT 0: the OS picks a free port; PUBLIC_URL only matters for cookies and CSRF, which a
     // same-origin client without an Origin header does not trigger.
-    const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env });
+    // KEEP_APPS_ON_SHUTDOWN=false: the apps a bench deployed go with its server.
+    const config = loadConfig({ DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "silent", KEEP_APPS_ON_SHUTDOWN: "false", ...env });
     const slipway = await buildSlipway(config, options);
     addRoutes?.(slipway.app);
     const url = await slipway.listen();
