@@ -99,14 +99,14 @@ export class HostingEngine {
     this.state = createHostingState(deps.db, deps.pubsub);
     this.queue = new DeployQueue({
       run: (appId, id, signal) => this.runDeployment(appId, id, signal),
-      // A zip was extracted into its release folder at upload: a deployment that never builds frees it.
+      // A deployment that never builds frees its uploaded zip.
       superseded: async (appId, id, by) => {
         await this.state.updateDeployment(appId, id, { status: "SUPERSEDED", error: `Superseded by a newer deployment (${by}) before it was built.`, finishedAt: new Date() });
-        await fs.rm(this.paths.release(appId, id), { recursive: true, force: true });
+        await this.removeSource(appId, id);
       },
       canceled: async (appId, id) => {
         await this.state.updateDeployment(appId, id, { status: "CANCELED", error: "Canceled before it was built.", finishedAt: new Date() });
-        await fs.rm(this.paths.release(appId, id), { recursive: true, force: true });
+        await this.removeSource(appId, id);
       },
     });
   }
@@ -139,7 +139,7 @@ export class HostingEngine {
     const interrupted = await db.deployment.findMany({ where: { status: { in: [...UNFINISHED] } }, select: { id: true, appId: true, rollbackOfId: true } });
     for (const d of interrupted) {
       await this.state.updateDeployment(d.appId, d.id, { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() });
-      if (!d.rollbackOfId) await fs.rm(this.paths.release(d.appId, d.id), { recursive: true, force: true });
+      if (!d.rollbackOfId) await this.removeSource(d.appId, d.id);
     }
     const apps = await db.app.findMany({ include: { liveDeployment: true, deployments: { orderBy: { createdAt: "desc" }, take: 1, select: { error: true } } } });
     for (const app of apps) {
@@ -462,6 +462,7 @@ export class HostingEngine {
         releaseDir: rollbackOf?.dir ?? this.paths.release(appId, deploymentId),
         previous: supervisor.liveRelease,
         source: deployment.source,
+        zip: deployment.source === "zip" ? this.paths.sourceZip(appId, deploymentId) : undefined,
         git:
           deployment.source === "github" && deployment.repo
             ? { baseUrl: this.deps.git.baseUrl, repo: deployment.repo, branch: deployment.branch, commit: deployment.commit, token: await this.deps.git.tokenFor(appId) }
@@ -542,7 +543,10 @@ export class HostingEngine {
     const supervisor = this.supervisorOf(app);
     if (supervisor instanceof ServiceSupervisor) await supervisor.abandon();
     else if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
-    if (!at.rollbackOf) await this.removeRelease(app, this.paths.release(app.id, deploymentId));
+    if (!at.rollbackOf) {
+      await this.removeRelease(app, this.paths.release(app.id, deploymentId));
+      await fs.rm(this.paths.sourceZip(app.id, deploymentId), { force: true });
+    }
     const failure = describeFailure(error, at.signal.aborted);
     if (failure.unexpected) this.deps.onError(error, `deployment ${deploymentId} failed`);
     for (const line of failure.buildLog) this.logs.append(app.id, { kind: "build", deploymentId, ...line });
@@ -582,6 +586,12 @@ export class HostingEngine {
       await db.deployment.update({ where: { id: old.id }, data: { releasePath: null } });
       if (!keepPaths.has(old.releasePath) && app) await this.removeRelease({ id: appId, slug: app.slug }, old.releasePath!);
     }
+  }
+
+  /** What a deployment that did not build leaves: its release folder (a partial one) and its uploaded zip. */
+  private async removeSource(appId: string, deploymentId: string): Promise<void> {
+    await fs.rm(this.paths.release(appId, deploymentId), { recursive: true, force: true });
+    await fs.rm(this.paths.sourceZip(appId, deploymentId), { force: true });
   }
 
   /** A release's folder, and what the driver made of it (an image). */

@@ -1,5 +1,6 @@
 // Where the engine keeps things under DATA_DIR: each app's releases and data (its SQLite databases, kept across
-// releases, seen only by its own processes), and zips staged between upload and deploy.
+// releases, seen only by its own processes), zips staged by a request, and a deployment's checked zip until its
+// fetch step extracts it.
 import path from "node:path";
 
 export interface HostingPaths {
@@ -7,6 +8,8 @@ export interface HostingPaths {
   uploads: string;
   app(appId: string): string;
   release(appId: string, deploymentId: string): string;
+  /** A zip deployment's upload, checked when it arrived, until its fetch step extracts it into the release. */
+  sourceZip(appId: string, deploymentId: string): string;
   data(appId: string): string;
   /** The app's build cache (Go's module and build caches, pip's wheels), kept between builds. */
   cache(appId: string): string;
@@ -19,6 +22,7 @@ export function hostingPaths(dataDir: string): HostingPaths {
     uploads: path.join(dataDir, "uploads"),
     app: (appId) => path.join(apps, appId),
     release: (appId, deploymentId) => path.join(apps, appId, "releases", deploymentId),
+    sourceZip: (appId, deploymentId) => path.join(apps, appId, "sources", `${deploymentId}.zip`),
     data: (appId) => path.join(apps, appId, "data"),
     cache: (appId) => path.join(apps, appId, "cache"),
   };

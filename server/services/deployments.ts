@@ -4,7 +4,8 @@ import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
 import type { HostingEngine } from "../hosting/engine.ts";
 import { isCommitSha } from "../hosting/source/git.ts";
-import { extractZip } from "../hosting/source/zip.ts";
+import { checkZip } from "../hosting/source/zip.ts";
+import { keepFile } from "../hosting/source/keep-file.ts";
 import { appRules, normaliseRepo } from "./app-rules.ts";
 import type { AppRow, AppService } from "./apps.ts";
 import { validate } from "./validation.ts";
@@ -58,15 +59,19 @@ export function createDeploymentService(deps: { db: Db; apps: AppService; engine
     ofApp,
 
     /**
-     * Deploys a zip staged by the upload route. The zip is checked and extracted into the new release here, so a
-     * bad one is refused (400 naming the entry) with nothing written and no deployment left behind.
+     * Deploys a zip staged by the upload route. The zip is checked here (every entry inflated), so a bad one is
+     * refused (400 naming the entry) with no deployment left behind; the deployment's fetch step extracts it.
      */
     async deployUpload(ownerId: string, slug: string, uploadId: string): Promise<DeploymentRow> {
       const app = await apps.mine(ownerId, slug);
       const deployment = await db.deployment.create({ data: { appId: app.id, source: "zip" } });
       let summary;
       try {
-        summary = await uploads.consume(ownerId, uploadId, (zip) => extractZip(zip, engine.paths.release(app.id, deployment.id)));
+        summary = await uploads.consume(ownerId, uploadId, async (zip) => {
+          const checked = await checkZip(zip);
+          await keepFile(zip, engine.paths.sourceZip(app.id, deployment.id));
+          return checked;
+        });
       } catch (error) {
         await db.deployment.delete({ where: { id: deployment.id } });
         throw error;

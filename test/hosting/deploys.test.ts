@@ -77,7 +77,7 @@ describe("uploads", () => {
     expect(truncated.status).toBe(400);
     expect((await owner.get(`/api/apps/${slug}`)).body.deployments).toEqual([]);
     const appDir = path.join(server.config.dataDir, "apps");
-    const leftovers = fs.existsSync(appDir) ? fs.readdirSync(appDir, { recursive: true }).filter((f) => String(f).includes("releases/")) : [];
+    const leftovers = fs.existsSync(appDir) ? fs.readdirSync(appDir, { recursive: true }).filter((f) => /(releases|sources)\//.test(String(f))) : [];
     expect(leftovers).toEqual([]);
     expect(fs.readdirSync(path.join(server.config.dataDir, "uploads"))).toEqual([]);
     expect(fs.existsSync(path.resolve(server.config.dataDir, "../escape.js"))).toBe(false);
@@ -104,6 +104,11 @@ describe("the deploy queue", () => {
     expect((await owner.post(`/api/apps/${slug}/deployments/${building.body.id}/cancel`)).status).toBe(409);
     const log = await owner.get(`/api/apps/${slug}/logs?kind=build&deployment=${building.body.id}&limit=1000`);
     expect(log.body.map((l: { line: string }) => l.line)).toContain("Canceled: the previous release keeps serving.");
+    // The fetch step extracted each built upload; those that never built (superseded) or stopped (canceled) are gone too.
+    const newestLog = await owner.get(`/api/apps/${slug}/logs?kind=build&deployment=${newest.body.id}&limit=1000`);
+    expect(newestLog.body.map((l: { line: string }) => l.line)).toContainEqual(expect.stringMatching(/^Extracted 2 files \(.+\) from the zip\.$/));
+    const appId = (await server.slipway.platform.db.app.findUniqueOrThrow({ where: { slug } })).id;
+    expect(fs.readdirSync(path.dirname(server.slipway.platform.engine.paths.sourceZip(appId, newest.body.id)))).toEqual([]);
   });
 });
 

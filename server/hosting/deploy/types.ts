@@ -14,8 +14,10 @@ export interface DeployContext {
   releaseDir: string;
   /** The release serving now, if any. */
   previous: Release | null;
-  /** Where the source comes from; a zip is checked and extracted into releaseDir when it is uploaded. */
+  /** Where the source comes from. */
   source: "zip" | "github";
+  /** For a zip source: the upload, checked when it arrived; the fetch step extracts it into releaseDir. */
+  zip?: string;
   /** For a github source: what to fetch (the token, when any, is for this fetch only). */
   git?: { baseUrl: string; repo: string; branch: string | null; commit: string | null; token: string | null };
   /** Records the commit the git source checked out on the deployment. */

@@ -1,11 +1,12 @@
-// Extracts an uploaded zip into a new release directory. Every entry is checked from the central directory
-// before anything is written (zip-entry.ts: names, types, encryption), the archive as a whole against limits
-// (entry count, declared expanded size, compression ratio), and the bytes actually inflated are counted and
-// checksummed while writing, since headers can lie. Any problem with the archive is a 400 naming the entry.
+// Checks an uploaded zip when it arrives (checkZip: a 400 naming the entry, nothing written) and extracts it into a
+// new release directory in the deployment's fetch step (zipSource). Every entry is checked from the central
+// directory (zip-entry.ts: names, types, encryption), the archive as a whole against limits (entry count, declared
+// expanded size, compression ratio), and the bytes actually inflated are counted and checksummed, since headers
+// can lie: at the check (into nothing), and again while extracting.
 import { createWriteStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { Transform } from "node:stream";
+import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import zlib from "node:zlib";
 import yauzl from "yauzl";
@@ -48,8 +49,23 @@ export function zipSource(zipPath: string, limits: ZipLimits = defaultZipLimits)
   };
 }
 
+/** Checks the whole zip, inflating every file into nothing: what extractZip would refuse, refused now. */
+export async function checkZip(zipPath: string, limits: ZipLimits = defaultZipLimits): Promise<ZipSummary> {
+  return withPlans(zipPath, limits, async (zip, plans, summary) => {
+    for (const plan of plans) if (plan.kind === "file") await inflate(zip, plan, discard());
+    return { ...summary, unwrapped: topFolder(plans) };
+  });
+}
+
 /** Extracts zipPath into destDir (which must not exist); destDir appears only if every entry was valid. */
 export async function extractZip(zipPath: string, destDir: string, limits: ZipLimits = defaultZipLimits): Promise<ZipSummary> {
+  return withPlans(zipPath, limits, async (zip, plans, summary) => {
+    const unwrapped = await stageInto(destDir, (root) => writeAll(zip, plans, root), { unwrap: true });
+    return { ...summary, unwrapped };
+  });
+}
+
+async function withPlans(zipPath: string, limits: ZipLimits, use: (zip: yauzl.ZipFile, plans: EntryPlan[], summary: ZipSummary) => Promise<ZipSummary>): Promise<ZipSummary> {
   const zip = await openZip(zipPath);
   try {
     if (zip.entryCount > limits.maxEntries) {
@@ -58,12 +74,22 @@ export async function extractZip(zipPath: string, destDir: string, limits: ZipLi
     const plans = await readPlans(zip, limits);
     const files = plans.filter((p): p is FilePlan => p.kind === "file");
     if (!files.length) throw new InvalidRequestError("The zip holds no files.");
-    const bytes = files.reduce((sum, f) => sum + f.size, 0);
-    const unwrapped = await stageInto(destDir, (root) => writeAll(zip, plans, root), { unwrap: true });
-    return { files: files.length, bytes, unwrapped };
+    return await use(zip, plans, { files: files.length, bytes: files.reduce((sum, f) => sum + f.size, 0) });
   } finally {
     zip.close();
   }
+}
+
+/** The folder wrapping everything, as extraction unwraps it (stageInto): the only thing at the top, a folder. */
+function topFolder(plans: EntryPlan[]): string | undefined {
+  const tops = new Set(plans.filter((p) => p.kind !== "skip").map((p) => (p as FilePlan | DirPlan).path.split("/")[0]));
+  if (tops.size !== 1) return undefined;
+  const [top] = tops;
+  return plans.some((p) => p.kind === "file" && p.path === top) ? undefined : top;
+}
+
+function discard(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
 async function openZip(zipPath: string): Promise<yauzl.ZipFile> {
@@ -149,6 +175,11 @@ async function writeAll(zip: yauzl.ZipFile, plans: EntryPlan[], root: string): P
 
 async function writeFile(zip: yauzl.ZipFile, plan: FilePlan, target: string): Promise<void> {
   await fs.mkdir(path.dirname(target), { recursive: true });
+  await inflate(zip, plan, createWriteStream(target, { flags: "wx", mode: plan.mode }));
+}
+
+/** The entry's bytes, counted and checksummed on their way into `sink`. */
+async function inflate(zip: yauzl.ZipFile, plan: FilePlan, sink: Writable): Promise<void> {
   let source;
   try {
     source = await zip.openReadStreamPromise(plan.entry);
@@ -158,7 +189,7 @@ async function writeFile(zip: yauzl.ZipFile, plan: FilePlan, target: string): Pr
   let sourceError: unknown;
   source.on("error", (error) => (sourceError ??= error));
   try {
-    await pipeline(source, meter(plan), createWriteStream(target, { flags: "wx", mode: plan.mode }));
+    await pipeline(source, meter(plan), sink);
   } catch (error) {
     if (error instanceof InvalidRequestError) throw error;
     if (sourceError) throw corrupt(plan, sourceError);

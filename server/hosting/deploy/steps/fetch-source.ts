@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import { DeployError } from "../../errors.ts";
 import { GitSource } from "../../source/git.ts";
+import { zipSource } from "../../source/zip.ts";
 import type { Step } from "../types.ts";
 
 export const fetchSource: Step = {
@@ -8,10 +9,14 @@ export const fetchSource: Step = {
   label: "Fetching the source",
   async run(ctx) {
     if (ctx.source === "zip") {
-      // Checked and extracted at upload, so that a bad zip is refused there with a 400.
-      const entries = await fs.readdir(ctx.releaseDir).catch(() => null);
-      if (!entries) throw new DeployError("The uploaded source is gone: upload the zip again.");
-      return ctx.log("The uploaded zip was extracted when it arrived.");
+      // Checked when it arrived (a bad zip was refused there with a 400): extracted now, then let go.
+      const zip = ctx.zip && (await fs.stat(ctx.zip).catch(() => null)) ? ctx.zip : null;
+      if (!zip) throw new DeployError("The uploaded source is gone: upload the zip again.");
+      try {
+        return await zipSource(zip).fetch(ctx.releaseDir, ctx.log);
+      } finally {
+        await fs.rm(zip, { force: true });
+      }
     }
     if (!ctx.git) throw new DeployError("This deployment names no repository: deploy again with one.");
     const source = new GitSource({ ...ctx.git, deadline: ctx.buildDeadline, signal: ctx.signal });
