@@ -19,5 +19,5 @@ const files = process.argv.slice(2).length ? process.argv.slice(2) : [...SHARED_
 // app out several times (a database restore: stop, then start again) need more than the default 60 s.
 // --retry=1: a Swarm rollout waits on health checks and the update monitor; under heavy machine load one of the
 // longer tests (four rollouts of one app) failed once here while other suites ran beside it. A second failure fails CI.
-const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=2", "--testTimeout=150000", "--retry=1"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
+const result = spawnSync("npx", ["vitest", "run", ...files, "--maxWorkers=1", "--testTimeout=150000", "--retry=1"], { stdio: "inherit", env: { ...process.env, SLIPWAY_TEST_RUNTIME: "swarm" } });
 process.exit(result.status ?? 1);

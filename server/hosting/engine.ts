@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
-import { buildAndRelease, buildAndRollOut, restartRelease, rollOutRelease, runPipeline, type StepTiming } from "./deploy/pipeline.ts";
+import { runPipeline, type StepTiming } from "./deploy/pipeline.ts";
 import { DeployQueue } from "./deploy/queue.ts";
 import type { DeployContext } from "./deploy/types.ts";
 import type { CronEntry } from "./cron/entries.ts";
@@ -20,14 +20,13 @@ import { hostingPaths, type HostingPaths } from "./paths.ts";
 import { MemoryRouteTable } from "./routes.ts";
 import { createHostingState, type AppStatus, type HostingState } from "./state.ts";
 import { ServiceSupervisor } from "./service-supervisor.ts";
+import type { Runner } from "./runner.ts";
 import { AppSupervisor, systemClock, type Clock, type Release } from "./supervisor.ts";
 import { HealthSettings } from "./health-settings.ts";
 import { AppWorkers, type Formation, type ProcessStatus } from "./processes/workers.ts";
 import { processEnv } from "./builders/types.ts";
 import { randomUUID } from "node:crypto";
 
-/** What keeps an app's live release running: Slipway's own supervisor, or an orchestrator's service. */
-type Runner = AppSupervisor | ServiceSupervisor;
 import type { HealthCheckOptions } from "./health-monitor.ts";
 import { releaseOf, releaseRef, type ReplicaStatus } from "./replicas.ts";
 
@@ -160,21 +159,21 @@ export class HostingEngine {
       if (adopted.has(app.id)) continue;
       this.routes.unavailable(app.slug, "DEPLOYING");
       const supervisor = this.supervisorOf(app);
-      void (supervisor instanceof ServiceSupervisor ? supervisor.adopt(release) : supervisor.bringBack(release)).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
+      void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
     }
   }
 
-  /** The apps whose instances an earlier platform left running (a driver with adopt()) that serve again, before reap(). */
+  /** The apps whose instances (or service) an earlier platform left running serve again, before the reap. */
   private async adoptRunning(): Promise<Set<string>> {
     const adopted = new Set<string>();
-    if (!this.deps.driver.adopt || this.deps.driver.orchestrator) return adopted;
     const apps = await this.deps.db.app.findMany({ where: { status: { not: "STOPPED" } }, include: { liveDeployment: true } });
     await Promise.all(
       apps.map(async (app) => {
         const release = releaseOf(app.liveDeployment);
-        const supervisor = release && this.supervisorOf(app);
-        if (!(supervisor instanceof AppSupervisor)) return;
-        const kept = await supervisor.adopt(release!).catch((error: unknown) => void this.deps.onError(error, `adopting the instances of app ${app.slug}`));
+        if (!release) return;
+        const kept = await this.supervisorOf(app)
+          .adopt(release)
+          .catch((error: unknown) => void this.deps.onError(error, `adopting the instances of app ${app.slug}`));
         if (kept) adopted.add(app.id);
       }),
     );
@@ -297,7 +296,7 @@ export class HostingEngine {
   async remove(app: { id: string; slug: string }): Promise<void> {
     await this.queue.drop(app.id);
     const supervisor = this.supervisors.get(app.id);
-    await Promise.all([supervisor instanceof ServiceSupervisor ? supervisor.remove() : supervisor?.stop(), this.workers.get(app.id)?.stop()]);
+    await Promise.all([supervisor?.remove(), this.workers.get(app.id)?.stop()]);
     this.supervisors.delete(app.id);
     this.workers.delete(app.id);
     this.redactors.delete(app.id);
@@ -310,9 +309,9 @@ export class HostingEngine {
 
   async close(): Promise<void> {
     await this.queue.close();
-    // An orchestrator's services, and the instances of a driver that adopts them, keep running: the next boot adopts them.
-    const keeps = !!this.deps.driver.adopt && !!this.deps.options.keepAppsOnShutdown;
-    await Promise.all([...this.supervisors.values()].map((s) => (s instanceof ServiceSupervisor ? s.close() : keeps ? s.detach() : s.stop().catch(() => {}))));
+    // What serves keeps running (KEEP_APPS_ON_SHUTDOWN): the next boot adopts it.
+    const keep = !!this.deps.options.keepAppsOnShutdown;
+    await Promise.all([...this.supervisors.values()].map((s) => s.close(keep)));
     // Workers hold no traffic to keep: they stop with the platform and start again at boot.
     await Promise.all([...this.workers.values()].map((w) => w.stop().catch(() => {})));
     await this.deps.driver.close();
@@ -478,7 +477,7 @@ export class HostingEngine {
         output: log.sink,
         processOutput: (process) => processLog(this.logs, { appId, kind: "build", deploymentId, process }, () => this.redactorOf(appId)),
         driver: this.deps.driver,
-        ...(supervisor instanceof ServiceSupervisor ? { service: supervisor } : { supervisor }),
+        ...supervisor.deployFields,
         workers: this.workersOf(app) ?? undefined,
         formation: () => this.formationOf(appId),
         ...(this.deps.maxInstancesOf ? { maxInstances: () => this.deps.maxInstancesOf!(appId) } : {}),
@@ -490,9 +489,7 @@ export class HostingEngine {
       if (!supervisor.liveRelease) this.routes.unavailable(app.slug, "DEPLOYING");
       if (deployment.rollbackOfId && !rollbackOf) throw new DeployError("That release is no longer kept on disk: deploy again instead.");
       if (rollbackOf) log.system(`Rolling back to the release of deployment ${deployment.rollbackOfId}: no build.`);
-      const orchestrated = supervisor instanceof ServiceSupervisor;
-      const steps = rollbackOf ? (orchestrated ? rollOutRelease : restartRelease) : orchestrated ? buildAndRollOut : buildAndRelease;
-      await runPipeline(steps, ctx, timings, (step) => {
+      await runPipeline(rollbackOf ? supervisor.pipeline.rollback : supervisor.pipeline.build, ctx, timings, (step) => {
         if (step === "start") return this.state.updateDeployment(appId, deploymentId, { status: "STARTING" });
         if (ctx!.replaced !== undefined) this.switched.add(deploymentId);
       });
@@ -541,8 +538,7 @@ export class HostingEngine {
     at: { ctx?: DeployContext; rollbackOf: Release | null; signal: AbortSignal; timings: StepTiming[]; statusBefore: AppStatus },
   ): Promise<void> {
     const supervisor = this.supervisorOf(app);
-    if (supervisor instanceof ServiceSupervisor) await supervisor.abandon();
-    else if (at.ctx?.candidate) await supervisor.discard(at.ctx.candidate).catch(() => {});
+    await supervisor.abandon(at.ctx?.candidate);
     if (!at.rollbackOf) {
       await this.removeRelease(app, this.paths.release(app.id, deploymentId));
       await fs.rm(this.paths.sourceZip(app.id, deploymentId), { force: true });

@@ -10,6 +10,9 @@ import { describeTaskError } from "../platform/runtime/swarm/rollout.ts";
 import { processEnv, type WebProcess } from "./builders/types.ts";
 import { DeployError } from "./errors.ts";
 import { StartFailed } from "./health.ts";
+import { buildAndRollOut, rollOutRelease } from "./deploy/pipeline.ts";
+import type { DeployContext } from "./deploy/types.ts";
+import type { Runner } from "./runner.ts";
 import { FAILURE_OUTPUT_LINES } from "./health-log.ts";
 import { processLog } from "./logs/sink.ts";
 import { instanceLogOptions } from "./health-log.ts";
@@ -38,7 +41,9 @@ export interface ServiceSupervisorDeps {
   onError(error: unknown, message: string): void;
 }
 
-export class ServiceSupervisor {
+export class ServiceSupervisor implements Runner {
+  readonly pipeline = { build: buildAndRollOut, rollback: rollOutRelease };
+
   private release: Release | null = null;
   private stopped = false;
   private serviceId: string | null = null;
@@ -183,6 +188,10 @@ export class ServiceSupervisor {
     return lines.flatMap((l) => (l.stream === "system" ? [] : [{ stream: l.stream, line: l.line }])).slice(-FAILURE_OUTPUT_LINES);
   }
 
+  get deployFields(): Pick<DeployContext, "service"> {
+    return { service: this };
+  }
+
   /** A deployment that failed or was canceled between begin and complete: Swarm goes back to what ran. */
   async abandon(): Promise<void> {
     const pending = this.pending;
@@ -199,14 +208,15 @@ export class ServiceSupervisor {
   }
 
   /** After a platform restart: the service as it runs is adopted (its running tasks become the route). */
-  async adopt(release: Release): Promise<void> {
-    if (release.web.kind === "static" || !(await this.deps.orchestrator.serviceId(this.app.id))) return this.bringBack(release);
+  async adopt(release: Release): Promise<boolean> {
+    if (release.web.kind === "static" || !(await this.deps.orchestrator.serviceId(this.app.id))) return false;
     this.release = release;
     this.stopped = false;
     this.logsFrom = Math.floor(Date.now() / 1000);
     await this.deps.orchestrator.scale(this.app.id, this.wanted);
     await this.attach();
     await this.deps.orchestrator.watcher.poll();
+    return true;
   }
 
   /** Rolls the release out again with the current env vars (restart, env change, after a restore). */
@@ -267,8 +277,10 @@ export class ServiceSupervisor {
     await this.deps.orchestrator.remove(this.app.id);
   }
 
-  close(): void {
+  /** Without `keep` the service scales to 0 (stopped, not removed: the next boot scales it up again). */
+  async close(keep: boolean): Promise<void> {
     this.detach();
+    if (!keep) await this.deps.orchestrator.scale(this.app.id, 0).catch(() => {});
   }
 
   private async attach(): Promise<void> {

@@ -23,6 +23,9 @@ import type { MemoryRouteTable } from "./routes.ts";
 import type { HostingState } from "./state.ts";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { buildAndRelease, restartRelease } from "./deploy/pipeline.ts";
+import type { DeployContext } from "./deploy/types.ts";
+import type { Runner } from "./runner.ts";
 
 export interface Release {
   deploymentId: string;
@@ -67,7 +70,9 @@ export interface Candidate {
   envVersion: number;
 }
 
-export class AppSupervisor {
+export class AppSupervisor implements Runner {
+  readonly pipeline = { build: buildAndRelease, rollback: restartRelease };
+
   private current: Candidate | null = null;
   /** The release to bring back after a failed start or a stop, while nothing is current. */
   private crashed: Release | null = null;
@@ -299,8 +304,25 @@ export class AppSupervisor {
     return true;
   }
 
+  get deployFields(): Pick<DeployContext, "supervisor"> {
+    return { supervisor: this };
+  }
+
+  async remove(): Promise<void> {
+    await this.stop();
+  }
+
+  async close(keep: boolean): Promise<void> {
+    if (keep) this.detach();
+    else await this.stop().catch(() => {});
+  }
+
+  async abandon(candidate?: Candidate): Promise<void> {
+    if (candidate) await this.discard(candidate).catch(() => {});
+  }
+
   /** The platform shuts down and its driver leaves the instances running for the next boot: stop looking after them. */
-  detach(): void {
+  private detach(): void {
     this.stopped = true;
     this.epoch += 1;
     this.cancelRestarts();
