@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { Client } from "../helpers/client.ts";
-import { deploy, FIXTURES, requestApp, uploadZip, waitForDeployment, zipFolder } from "../helpers/apps.ts";
+import { deploy, FIXTURES, requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
 let server: TestServer;
@@ -127,7 +127,9 @@ describe("deployed apps through the router", () => {
     };
     const workers = Array.from({ length: 10 }, worker);
     for (let i = 1; i <= 3; i++) expect((await deploy(owner, slug, await zipFolder(null, nodeApp(serve(`v${i}`))))).status).toBe("LIVE");
-    await new Promise((r) => setTimeout(r, 1500)); // past the last drain: the old instance has stopped
+    // LIVE comes once the replaced instance has drained and stopped: the load goes on a while after it.
+    const answeredThen = outcomes.ok;
+    await waitFor(async () => outcomes.ok > answeredThen + 50, 10_000, "answers after the last deploy");
     running = false;
     await Promise.all(workers);
     agent.destroy();

@@ -177,14 +177,18 @@ describe("supervision", () => {
   it("keeps an app stopped when the stop comes during a restart for new env vars, and applies the newest of two quick changes", async () => {
     const slug = await newApp();
     // Answers only after 1.5 s, so the restarts below are still starting when the next call comes.
-    const slow = `setTimeout(() => require("http").createServer((q, s) => s.end(String(process.env.A) + String(process.env.B))).listen(process.env.PORT), 1500);`;
+    const slow = `console.log("starting " + process.env.A); process.on("SIGTERM", () => { console.log("stopping " + process.env.A); process.exit(0); });
+      setTimeout(() => require("http").createServer((q, s) => s.end(String(process.env.A) + String(process.env.B))).listen(process.env.PORT), 1500);`;
+    const logged = async (line: string) => ((await owner.get(`/api/apps/${slug}/logs?kind=runtime&limit=1000`)).body as { line: string }[]).some((l) => l.line === line);
     expect((await deploy(owner, slug, await zipFolder(null, nodeApp(slow)))).status).toBe("LIVE");
     await owner.post(`/api/apps/${slug}/env`, { A: "one" });
     await owner.post(`/api/apps/${slug}/env`, { B: "two" });
     await waitFor(async () => (await answer(slug)) === "onetwo", 20_000, "both variables");
     await owner.post(`/api/apps/${slug}/env`, { A: "three" });
+    await waitFor(() => logged("starting three"), 10_000, "the restart's instance started");
     expect((await owner.post(`/api/apps/${slug}/stop`)).body.status).toBe("STOPPED");
-    await new Promise((r) => setTimeout(r, 3000)); // past the restart's start
+    // The restart under way when the stop came ends there: its instance is stopped, not made live.
+    await waitFor(() => logged("stopping three"), 10_000, "the restart's instance stopped");
     expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("STOPPED");
     expect(server.slipway.platform.engine.routes.lookup(slug)).toMatchObject({ kind: "unavailable", status: "STOPPED" });
   });

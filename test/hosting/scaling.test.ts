@@ -23,6 +23,7 @@ const app = (version: string) => ({
       if (q.method === "POST" && q.url === "/hang") { hung = true; return s.end("hanging"); }
       s.end(${JSON.stringify(version)} + " " + id);
     }).listen(process.env.PORT, () => console.log("listening as " + id));
+    process.on("SIGTERM", () => { console.log("stopping as " + id); process.exit(0); });
   `,
 });
 
@@ -55,6 +56,8 @@ function load(slug: string, workers = 4) {
   });
   return {
     answers,
+    /** Resolves once `count` requests were answered (whatever the answer). */
+    answered: (count: number) => waitFor(async () => answers.length >= count, 10_000, `${count} answers`),
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -64,7 +67,6 @@ function load(slug: string, workers = 4) {
 }
 
 const failures = (answers: { status: number; body: string }[]) => answers.filter((a) => a.status !== 200);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function deployed(version = "v1"): Promise<string> {
   const slug = newSlug();
@@ -138,7 +140,7 @@ describe("scaling", () => {
     const slug = await deployed();
     const before = await scale(slug, 3);
     const traffic = load(slug);
-    await sleep(300);
+    await traffic.answered(20);
     // The killed instance's own request fails (it dies answering it); nothing else may.
     const killed = await requestApp(server.url, `${slug}.localhost`, "/die", { method: "POST" }).catch(() => null);
     expect(killed?.status ?? 502).toBe(502);
@@ -159,13 +161,18 @@ describe("scaling", () => {
     const slug = await deployed();
     await scale(slug, 3);
     const traffic = load(slug);
-    await sleep(300);
+    await traffic.answered(20);
     const v2 = deploy(owner, slug, await zipFolder(null, app("v2")));
     expect((await v2).status).toBe("LIVE");
     const redeployed = await waitFor(() => healthy(slug, 3), 10_000, "3 instances of v2");
-    await sleep(300);
+    await traffic.answered(traffic.answers.length + 20);
     await scale(slug, 1);
-    await sleep(1500);
+    // Load goes on until the two removed instances have drained and stopped.
+    const v2Ids = new Set(traffic.answers.filter((a) => a.body.startsWith("v2 ")).map((a) => a.body.slice(3)));
+    await waitFor(async () => {
+      const logs: { line: string }[] = (await owner.get(`/api/apps/${slug}/logs?limit=1000`)).body;
+      return logs.filter((l) => l.line.startsWith("stopping as ") && v2Ids.has(l.line.slice("stopping as ".length))).length === 2;
+    }, 15_000, "the two removed instances stopped");
     const answers = await traffic.stop();
     expect(failures(answers)).toEqual([]);
     expect(new Set(answers.filter((a) => a.body.startsWith("v2")).map((a) => a.body)).size).toBe(3);
