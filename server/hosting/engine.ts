@@ -23,7 +23,8 @@ import { ServiceSupervisor } from "./service-supervisor.ts";
 import type { Runner } from "./runner.ts";
 import { AppSupervisor, systemClock, type Clock, type Release } from "./supervisor.ts";
 import { HealthSettings } from "./health-settings.ts";
-import { AppWorkers, type Formation, type ProcessStatus } from "./processes/workers.ts";
+import { AppWorkers, type Formation, type ProcessStatus, type Workers } from "./processes/workers.ts";
+import { ServiceWorkers } from "./processes/service-workers.ts";
 import { processEnv } from "./builders/types.ts";
 import { randomUUID } from "node:crypto";
 
@@ -83,7 +84,7 @@ export class HostingEngine {
   private readonly queue: DeployQueue;
   private readonly supervisors = new Map<string, Runner>();
   /** Each app's process types beside web (worker, clock, …): every runtime but an orchestrator. */
-  private readonly workers = new Map<string, AppWorkers>();
+  private readonly workers = new Map<string, Workers>();
   private readonly redactors = new Map<string, Redact>();
   /** Deployments past their route switch and not yet finished: no longer cancelable. */
   private readonly switched = new Set<string>();
@@ -312,8 +313,8 @@ export class HostingEngine {
     // What serves keeps running (KEEP_APPS_ON_SHUTDOWN): the next boot adopts it.
     const keep = !!this.deps.options.keepAppsOnShutdown;
     await Promise.all([...this.supervisors.values()].map((s) => s.close(keep)));
-    // Workers hold no traffic to keep: they stop with the platform and start again at boot.
-    await Promise.all([...this.workers.values()].map((w) => w.stop().catch(() => {})));
+    // Slipway's own workers stop with the platform and start again at boot; an orchestrator's may keep running.
+    await Promise.all([...this.workers.values()].map((w) => w.close(keep).catch(() => {})));
     await this.deps.driver.close();
     await this.logs.close();
   }
@@ -372,10 +373,27 @@ export class HostingEngine {
     return supervisor;
   }
 
-  /** The app's process types beside web, created on first use (never on an orchestrator, which runs none yet). */
-  private workersOf(app: { id: string; slug: string }): AppWorkers | null {
-    if (this.deps.driver.orchestrator) return null;
+  /** The app's process types beside web, created on first use: Slipway's own instances, or a service each on Swarm. */
+  private workersOf(app: { id: string; slug: string }): Workers {
     let workers = this.workers.get(app.id);
+    const orchestrator = this.deps.driver.orchestrator;
+    if (!workers && orchestrator) {
+      workers = new ServiceWorkers({
+        orchestrator,
+        app: { id: app.id, slug: app.slug },
+        logs: this.logs,
+        limits: this.deps.options.limits,
+        dataPath: this.deps.driver.dataPath ?? "/data",
+        dataDir: this.paths.data(app.id),
+        envOf: (appId) => this.envOf(appId),
+        redactorOf: (appId) => this.redactorOf(appId),
+        log: (line, release) => this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line }),
+        changed: () => void this.state.changed(app.id),
+        onError: this.deps.onError,
+        stopGraceMs: this.deps.options.stopGraceMs,
+      });
+      this.workers.set(app.id, workers);
+    }
     if (!workers) {
       const { options } = this.deps;
       workers = new AppWorkers({
@@ -398,7 +416,7 @@ export class HostingEngine {
   private runWorkers(app: { id: string; slug: string }, release: Release, formation: Formation | null): void {
     const supervisor = this.supervisors.get(app.id);
     if (supervisor?.isStopped) return;
-    void this.workersOf(app)?.roll(release, formation).catch((error) => this.deps.onError(error, `starting the workers of app ${app.slug}`));
+    void this.workersOf(app).roll(release, formation).catch((error) => this.deps.onError(error, `starting the workers of app ${app.slug}`));
   }
 
   private async formationOf(appId: string): Promise<Formation | null> {
@@ -478,7 +496,7 @@ export class HostingEngine {
         processOutput: (process) => processLog(this.logs, { appId, kind: "build", deploymentId, process }, () => this.redactorOf(appId)),
         driver: this.deps.driver,
         ...supervisor.deployFields,
-        workers: this.workersOf(app) ?? undefined,
+        workers: this.workersOf(app),
         formation: () => this.formationOf(appId),
         ...(this.deps.maxInstancesOf ? { maxInstances: () => this.deps.maxInstancesOf!(appId) } : {}),
         buildLimits: this.deps.options.buildLimits,

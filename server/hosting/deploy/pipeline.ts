@@ -20,8 +20,11 @@ export const buildAndRelease: Step[] = [fetchSource, detect, build, releasePhase
 /** A rollback starts a kept release again: no fetch, no build. */
 export const restartRelease: Step[] = [start, healthCheck, switchRoute, startWorkers, retireOld];
 
-/** On an orchestrator the same steps, performed by its rollout (start-first, health-checked, rolled back on failure). */
-const rollout = [startService, serviceHealthy, serviceSwitched, serviceRetired];
+/**
+ * On an orchestrator the same steps, performed by its rollout (start-first, health-checked, rolled back on failure);
+ * the other process types' services update once web's rollout is done.
+ */
+const rollout = [startService, serviceHealthy, serviceSwitched, startWorkers, serviceRetired];
 export const buildAndRollOut: Step[] = [fetchSource, detect, build, releasePhase, ...rollout];
 export const rollOutRelease: Step[] = rollout;
 

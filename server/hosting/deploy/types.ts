@@ -3,8 +3,7 @@ import type { CronEntry } from "../cron/entries.ts";
 import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
 import type { ServiceSupervisor } from "../service-supervisor.ts";
 import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
-import type { AppWorkers, Formation } from "../processes/workers.ts";
-import type { ProcessGroup } from "../processes/process-group.ts";
+import type { Formation, RetiringGroup, Workers } from "../processes/workers.ts";
 
 export interface DeployContext {
   /** `instances`: web's (App.instances). */
@@ -46,10 +45,10 @@ export interface DeployContext {
   supervisor?: AppSupervisor;
   /** On an orchestrator (RUNTIME=swarm): the app's service, which rolls releases out itself. */
   service?: ServiceSupervisor;
-  /** The app's process types beside web (every runtime but an orchestrator). */
-  workers?: AppWorkers;
+  /** The app's process types beside web (Slipway's own instances, or a Swarm service per type). */
+  workers?: Workers;
   /** The previous release's groups of those types, once the new ones started: the retire step stops them. */
-  replacedWorkers?: ProcessGroup[];
+  replacedWorkers?: RetiringGroup[];
   /** How many instances of each of those types run (App.formation), read when asked: a scale during the build counts. */
   formation(): Promise<Formation | null>;
   /** The owner's maxInstances, which web and the other types count against together. */

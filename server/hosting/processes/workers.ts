@@ -37,7 +37,32 @@ export function instancesBesideWeb(types: Iterable<string>, formation: Formation
   return total;
 }
 
-export class AppWorkers {
+/** A release's instances of one process type, as the deploy's retire step stops them. */
+export interface RetiringGroup {
+  readonly type: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * An app's process types beside web, whatever runs them: AppWorkers (Slipway's own instances: local, docker) or
+ * ServiceWorkers (a Swarm service per type).
+ */
+export interface Workers {
+  /** The types the running release has. */
+  readonly types: string[];
+  roll(release: Release, formation: Formation | null): Promise<void>;
+  /** The release's types start; answers the groups they replace, still running until retire(). */
+  start(release: Release, formation: Formation | null): Promise<RetiringGroup[]>;
+  retire(replaced: RetiringGroup[]): Promise<void>;
+  scale(type: string, quantity: number): Promise<void>;
+  /** Stops every instance; a later roll() starts them again. */
+  stop(): Promise<void>;
+  /** The platform shuts down: with `keep`, what can outlive it keeps running for the next boot. */
+  close(keep: boolean): Promise<void>;
+  status(): ProcessStatus[];
+}
+
+export class AppWorkers implements Workers {
   private release: Release | null = null;
   private groups = new Map<string, ProcessGroup>();
 
@@ -84,6 +109,11 @@ export class AppWorkers {
     const groups = [...this.groups.values()];
     this.groups = new Map();
     await Promise.all(groups.map((group) => group.stop()));
+  }
+
+  /** Slipway's own instances of these types are not adopted after a restart: they stop with the platform. */
+  async close(): Promise<void> {
+    await this.stop();
   }
 
   status(): ProcessStatus[] {

@@ -23,7 +23,6 @@ export const detect: Step = {
     }
     for (const job of cron) ctx.log(`app.json: cron job \`${job.command}\` on "${job.schedule}" (UTC, timeout ${job.timeoutSeconds} s).`);
     const others = Object.keys(plan.processes ?? {});
-    if (others.length && ctx.service) ctx.log(`Procfile: ${others.join(", ")} do${others.length === 1 ? "es" : ""} not run on this platform's runtime (swarm) yet: only web does.`);
     if (others.length && ctx.workers) await checkFormation(ctx, others);
     ctx.cron = cron;
     ctx.plan = plan;

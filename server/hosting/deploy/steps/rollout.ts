@@ -37,5 +37,8 @@ export const serviceRetired: Step = {
   ...retireOld,
   async run(ctx) {
     ctx.log("Swarm stopped the previous release's tasks once the new ones passed their health check.");
+    const gone = ctx.replacedWorkers ?? [];
+    if (gone.length) ctx.log(`Removing the services of ${gone.map((group) => group.type).join(", ")}: the new release has no such type.`);
+    await ctx.workers?.retire(gone);
   },
 };

@@ -14,7 +14,7 @@ import type { SandboxLimits } from "../types.ts";
 import { followTaskLogs } from "./logs.ts";
 import { pushImage } from "./registry.ts";
 import { RolloutFailed, waitForRollout } from "./rollout.ts";
-import { LABEL_APP, LABEL_MANAGED, serviceName, serviceSpec, type ServiceInput } from "./spec.ts";
+import { LABEL_APP, LABEL_MANAGED, LABEL_PROCESS, serviceName, serviceSpec, type ServiceInput } from "./spec.ts";
 import { TaskWatcher, type TasksListener } from "./tasks.ts";
 
 export { RolloutFailed };
@@ -138,6 +138,44 @@ export class SwarmOrchestrator {
     }
   }
 
+  /**
+   * Creates or updates the service of one process type beside web (`release.process`) to run the release; resolves
+   * with its id once Swarm took the spec (it rolls the tasks out itself, start-first). An unchanged spec changes
+   * nothing: what runs keeps running.
+   */
+  async deployProcess(release: ServiceRelease & { process: string }, log: (line: string) => void): Promise<string> {
+    const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
+    const existing = (await this.processServices(release.appKey)).find((s) => s.Spec.Labels[LABEL_PROCESS] === release.process);
+    const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
+    const spec = serviceSpec({ ...(await this.input(release, image.name, forceUpdate, image.userImage)), process: release.process });
+    if (!existing) return ((await this.docker.createService(spec as never)) as { id: string }).id;
+    await this.update(existing, spec);
+    return existing.ID;
+  }
+
+  /** The services of the app's process types beside web: their id and type. */
+  async processes(appKey: string): Promise<{ id: string; process: string }[]> {
+    return (await this.processServices(appKey)).map((s) => ({ id: s.ID, process: s.Spec.Labels[LABEL_PROCESS]! }));
+  }
+
+  /** Sets the number of tasks of a service by id (0: stopped, the service is kept). */
+  async scaleService(serviceId: string, replicas: number): Promise<void> {
+    const service = (await this.docker.getService(serviceId).inspect().catch(ignoreNotFound)) as ServiceState | undefined;
+    // Gone meanwhile (the app is being deleted): nothing to scale.
+    if (service) await this.update(service, { ...service.Spec, Mode: { Replicated: { Replicas: replicas } } }).catch(ignoreNotFound);
+  }
+
+  /** How many of the service's tasks still run (those Swarm is stopping included). */
+  async runningTasks(serviceId: string): Promise<number> {
+    const tasks = (await this.docker.listTasks({ filters: JSON.stringify({ service: [serviceId] }) } as object)) as { Status?: { State?: string } }[];
+    return tasks.filter((t) => t.Status?.State === "running").length;
+  }
+
+  async removeService(serviceId: string): Promise<void> {
+    this.watcher.unwatch(serviceId);
+    await this.docker.getService(serviceId).remove().catch(ignoreNotFound);
+  }
+
   /** Sets the number of tasks (0: stopped, the service is kept). */
   async scale(appKey: string, replicas: number): Promise<void> {
     const service = await this.find(appKey);
@@ -169,13 +207,9 @@ export class SwarmOrchestrator {
     return followTaskLogs(this.docker, taskId, sink, options);
   }
 
-  /** The service, its network and its images. */
+  /** The app's services (web's and its other process types'), its network and its images. */
   async remove(appKey: string): Promise<void> {
-    const service = await this.find(appKey);
-    if (service) {
-      this.watcher.unwatch(service.ID);
-      await this.docker.getService(service.ID).remove().catch(ignoreNotFound);
-    }
+    for (const service of await this.servicesOf(appKey)) await this.removeService(service.ID);
     await this.removeNetwork(appKey);
     await removeAppImages(this.docker, { [LABEL.app]: appKey, [LABEL.platform]: this.options.platformId });
   }
@@ -197,10 +231,18 @@ export class SwarmOrchestrator {
     return (await this.docker.listServices({ filters } as object)) as unknown as ServiceState[];
   }
 
+  /** The app's web service. */
   private async find(appKey: string): Promise<ServiceState | null> {
+    return (await this.servicesOf(appKey)).find((s) => !s.Spec.Labels[LABEL_PROCESS]) ?? null;
+  }
+
+  private async processServices(appKey: string): Promise<ServiceState[]> {
+    return (await this.servicesOf(appKey)).filter((s) => s.Spec.Labels[LABEL_PROCESS]);
+  }
+
+  private async servicesOf(appKey: string): Promise<ServiceState[]> {
     const filters = { label: [`${LABEL_APP}=${appKey}`, `${LABEL.platform}=${this.options.platformId}`] };
-    const [service] = (await this.docker.listServices({ filters } as object)) as unknown as ServiceState[];
-    return service ?? null;
+    return (await this.docker.listServices({ filters } as object)) as unknown as ServiceState[];
   }
 
   private async update(service: ServiceState, spec: object): Promise<void> {

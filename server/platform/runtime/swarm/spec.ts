@@ -12,6 +12,8 @@ export const LABEL_APP = LABEL.app;
 export const LABEL_SLUG = "slipway.slug";
 export const LABEL_DEPLOYMENT = "slipway.deployment";
 export const LABEL_MANAGED = "slipway.managed";
+/** On the service of a process type beside web (worker, clock, …): its type. Web's service has none. */
+export const LABEL_PROCESS = "slipway.process";
 
 const SECOND = 1_000_000_000;
 
@@ -42,6 +44,11 @@ export interface ServiceInput {
   /** How long a new task may take to answer before its failed health checks count. */
   startTimeoutMs: number;
   restart: { delayMs: number; windowMs: number };
+  /**
+   * A process type beside web: its own service (`slipway-<slug>_<type>`), no port, no traffic, no health check (a
+   * task that runs for the update monitor's 3 s counts), DYNO=<type>.<slot>.
+   */
+  process?: string;
 }
 
 /**
@@ -57,18 +64,22 @@ export function healthProbe(path: string | null): string {
   ].join("");
 }
 
-export function serviceName(slug: string): string {
-  return `slipway-${slug}`;
+export function serviceName(slug: string, process?: string): string {
+  // "_" is in no slug: an app named shop-worker never takes the name of shop's worker service.
+  return process ? `slipway-${slug}_${process}` : `slipway-${slug}`;
 }
 
 export function serviceSpec(input: ServiceInput) {
-  const labels = { [LABEL_MANAGED]: "true", [LABEL.platform]: input.platformId, [LABEL_APP]: input.appKey, [LABEL_SLUG]: input.slug };
-  const env = { ...input.env, PORT: String(APP_PORT), HOME: "/tmp" };
+  const worker = input.process !== undefined;
+  const labels = { [LABEL_MANAGED]: "true", [LABEL.platform]: input.platformId, [LABEL_APP]: input.appKey, [LABEL_SLUG]: input.slug, ...(worker ? { [LABEL_PROCESS]: input.process! } : {}) };
+  // Swarm fills {{.Task.Slot}} in for each task.
+  const dyno = `${input.process ?? "web"}.{{.Task.Slot}}`;
+  const env = worker ? { ...input.env, HOME: "/tmp", DYNO: dyno } : { ...input.env, PORT: String(APP_PORT), HOME: "/tmp", DYNO: dyno };
   const mounts: object[] = [{ Type: "tmpfs", Target: "/tmp", TmpfsOptions: { SizeBytes: 64 * 1024 * 1024 } }];
   if (input.dataDir) mounts.push({ Type: "bind", Source: input.dataDir.host, Target: input.dataDir.inApp });
   const monitor = 3 * SECOND;
   return {
-    Name: serviceName(input.slug),
+    Name: serviceName(input.slug, input.process),
     Labels: labels,
     TaskTemplate: {
       ContainerSpec: {
@@ -85,7 +96,7 @@ export function serviceSpec(input: ServiceInput) {
         StopGracePeriod: input.stopGraceMs * 1_000_000,
         Healthcheck: {
           // A user's image may have no node: its tasks serve once they run (Swarm's monitor period still applies).
-          Test: input.userImage ? ["NONE"] : ["CMD", "/usr/bin/node", "-e", healthProbe(input.healthPath)],
+          Test: input.userImage || worker ? ["NONE"] : ["CMD", "/usr/bin/node", "-e", healthProbe(input.healthPath)],
           Interval: SECOND / 2,
           // Generous: on a loaded node the probe's own `node` start can take seconds, and three false
           // timeouts in a row would roll a healthy release back. A refused connection still fails at once.
@@ -109,7 +120,7 @@ export function serviceSpec(input: ServiceInput) {
     Mode: { Replicated: { Replicas: input.replicas } },
     UpdateConfig: { Parallelism: 1, Delay: 0, FailureAction: "rollback", Monitor: monitor, MaxFailureRatio: 0, Order: "start-first" },
     RollbackConfig: { Parallelism: 1, Delay: 0, FailureAction: "pause", Monitor: monitor, MaxFailureRatio: 0, Order: "start-first" },
-    EndpointSpec: { Mode: "vip", Ports: [{ Protocol: "tcp", TargetPort: APP_PORT, PublishMode: "host" }] },
+    EndpointSpec: { Mode: "vip", Ports: worker ? [] : [{ Protocol: "tcp", TargetPort: APP_PORT, PublishMode: "host" }] },
   };
 }
 

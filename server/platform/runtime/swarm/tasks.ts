@@ -23,6 +23,8 @@ export interface TaskView {
   error: string | null;
   exitCode: number | null;
   createdAt: string;
+  /** Which of the service's replicas it is (1…N), kept by the tasks that replace it. */
+  slot: number | null;
   upstream: Upstream | null;
 }
 
@@ -116,6 +118,7 @@ export class TaskWatcher {
       error: task.Status?.Err || (task.Status?.State === "failed" || task.Status?.State === "rejected" ? (task.Status?.Message ?? null) : null),
       exitCode: task.Status?.ContainerStatus?.ExitCode ?? null,
       createdAt: task.CreatedAt ?? "",
+      slot: task.Slot ?? null,
       upstream: serving ? { taskId: task.ID, host: host!, port: port.PublishedPort!, deploymentId } : null,
     };
   }
@@ -126,6 +129,7 @@ interface RawTask {
   ServiceID: string;
   NodeID?: string;
   CreatedAt?: string;
+  Slot?: number;
   DesiredState?: string;
   Spec?: { ContainerSpec?: { Labels?: Record<string, string> } };
   Status?: {
