@@ -52,10 +52,10 @@ const SEVERAL_UPSTREAMS = {
 const HOLD_WHILE_UNREACHABLE = { try_duration: "30s", try_interval: "100ms" };
 /**
  * A platform's first load waits this long after it listens: requests Caddy held while no Slipway ran are placed
- * within a retry interval of its port answering, and a load cancels those still waiting (Caddy ends the replaced
- * handlers' retries) with a 502.
+ * within a retry interval (100 ms) of its port answering, the rest of the second is room for a loaded machine, and
+ * a load cancels those still waiting (Caddy ends the replaced handlers' retries) with a 502.
  */
-const HELD_PLACED_MS = 300;
+const HELD_PLACED_MS = 1000;
 /**
  * The same for instances found by DNS, whatever their number (it changes without a configuration load), holding
  * requests while nothing answers. No passive health check: Caddy 2.6 forgets a dynamic upstream's failures as
