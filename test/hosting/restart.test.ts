@@ -182,6 +182,20 @@ describe("a platform killed and started again", () => {
     if (TEST_RUNTIME !== "swarm") await waitFor(async () => (await containers("survivor")).length === 1, 15_000, "one instance once the old release retired");
   }, 150_000);
 
+  it.runIf(TEST_RUNTIME !== "swarm")("takes the apps along on a graceful stop with KEEP_APPS_ON_SHUTDOWN=false; the next start runs them anew", async () => {
+    const running = await answer("survivor");
+    await stopPlatform(platform, "SIGTERM", base);
+    platform = await startPlatform({ ...env, KEEP_APPS_ON_SHUTDOWN: "false" }, cleanups);
+    expect(await answer("survivor")).toBe(running); // adopted: the previous platform kept it
+    await stopPlatform(platform, "SIGTERM", base);
+    expect(await containers("survivor")).toEqual([]);
+    platform = await startPlatform(env, cleanups);
+    const anew = await answer("survivor");
+    expect(anew).toMatch(/^redeployed /);
+    expect(anew).not.toBe(running);
+    expect(await appStatus("survivor")).toBe("RUNNING");
+  }, 150_000);
+
   const openDb = () => createDb(env.DATABASE_URL ?? `file:${path.join(dataDir, "slipway.db")}`);
   /** The app's database id (its containers' label): the API shows only its slug. */
   async function appIdOf(slug: string): Promise<string> {
