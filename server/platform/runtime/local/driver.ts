@@ -77,6 +77,8 @@ class LocalDriver implements RuntimeDriver {
   private readonly instances = new Set<LocalInstance>();
   /** The records adopt() took (or is taking): reap() kills the others. */
   private readonly adopted = new Set<string>();
+  /** What an earlier platform left running, read once by the first adopt() of a boot. */
+  private leftBehind: Promise<KeptRecord[]> | null = null;
   private readonly pipes: PipePool;
 
   constructor(
@@ -154,7 +156,8 @@ class LocalDriver implements RuntimeDriver {
   async adopt(spec: InstanceSpec & { index: number }): Promise<Instance | null> {
     if (!this.e.bwrap) return null;
     const fingerprint = instanceFingerprint(spec, DATA_PATH);
-    const { records } = await readRecords(this.keptRoot);
+    this.leftBehind ??= readRecords(this.keptRoot).then((found) => found.records);
+    const records = await this.leftBehind;
     const matches = (r: KeptRecord) => r.appKey === spec.appKey && r.process === "web" && r.index === spec.index && r.fingerprint === fingerprint;
     for (const record of records.filter((r) => matches(r) && r.monitor.pid > 0 && !this.adopted.has(r.instanceId))) {
       this.adopted.add(record.instanceId);
@@ -323,8 +326,9 @@ class LocalDriver implements RuntimeDriver {
 
   /** Frees a slot: kills what is left in its cgroup, removes the cgroup and the network, gives up the claim. */
   private async teardown(slot: number): Promise<void> {
-    if (Object.keys(this.e.cgroups).length > 0) await new Cgroup(this.e.cgroups, `${this.options.cgroupParent}/${slot}`).remove();
-    if (this.e.network) await removeAppNetwork(appNetwork(slot));
+    const { cgroup, network } = this.appInSlot("", slot);
+    await cgroup?.remove();
+    if (network) await removeAppNetwork(network);
     await this.slots.release(slot);
   }
 

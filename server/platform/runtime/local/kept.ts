@@ -12,9 +12,9 @@ import net from "node:net";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { ExitInfo, OutputSink, OutputStream } from "../types.ts";
-import { FD, SYNC_OPTIONS, bwrapOptions, launcherArgv } from "./bwrap.ts";
+import { bwrapOptions, launcherArgv } from "./bwrap.ts";
 import type { Cgroup } from "./cgroups.ts";
-import { commandPid, decodeExit, signal, type LaunchOptions, type Launched } from "./launch.ts";
+import { decodeExit, killSandbox, signal, startSandbox, type LaunchOptions, type Launched } from "./launch.ts";
 import { processStartTime } from "./slots.ts";
 
 const STREAMS: OutputStream[] = ["stdout", "stderr"];
@@ -119,18 +119,12 @@ export async function launchKept(options: LaunchOptions & { root: string; instan
   void childExit.then(() => (childDone = true));
   for (const fd of [...writers, status]) closeSync(fd);
   child.unref();
-  const stdio = child.stdio as unknown as (NodeJS.WritableStream & { on(e: "error", f: () => void): void })[];
-  for (const fd of [FD.block, FD.args]) stdio[fd].on("error", () => {});
   try {
-    stdio[FD.args].end(`${[...bwrapOptions({ ...options, outlivesPlatform: true }), ...SYNC_OPTIONS].join("\0")}\0`);
-    const sandboxInit = await sandboxInitOf(dir, () => childDone);
-    if (sandboxInit === undefined) throw new Error("the sandbox did not start: " + output.stderrTail());
-    if (options.cgroup) {
-      await options.cgroup.join(child.pid!);
-      await options.cgroup.join(sandboxInit);
-    }
-    stdio[FD.block].end("1");
-    const pid = (await commandPid(sandboxInit, () => childDone)) ?? sandboxInit;
+    const started = sandboxInitOf(dir, () => childDone);
+    const { sandboxInit, pid } = await startSandbox(child, bwrapOptions({ ...options, outlivesPlatform: true }), options.cgroup, started, {
+      hasExited: () => childDone,
+      stderrTail: output.stderrTail,
+    });
     const monitor = { pid: child.pid!, startTime: processStartTime(child.pid!) ?? 0 };
     return kept({ dir, pid, sandboxInit, monitor, output, cgroup: options.cgroup, fallbackExit: childExit });
   } catch (error) {
@@ -194,10 +188,7 @@ function kept(parts: {
   const { dir, sandboxInit, output, cgroup } = parts;
   let exitedFlag = false;
   let detached = false;
-  const killTree = async () => {
-    signal(sandboxInit, "SIGKILL"); // the kernel then kills everything in the pid namespace
-    if (cgroup) await cgroup.killAll();
-  };
+  const killTree = () => killSandbox(sandboxInit, cgroup);
   // What the command left behind goes with it: bwrap's pid 1 outlives its command while other processes remain
   // (with --die-with-parent the kernel ended them once bwrap's monitor exited).
   const commandExit = watchExitCode(dir, () => void (detached ? undefined : killTree()));

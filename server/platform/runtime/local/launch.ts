@@ -38,29 +38,19 @@ export async function launch(options: LaunchOptions): Promise<Launched> {
 
 async function launchBwrap(options: LaunchOptions): Promise<Launched> {
   const argv = launcherArgv(options);
-  const bwrapArgs = [...bwrapOptions(options), ...SYNC_OPTIONS];
   const child = spawn(argv[0], argv.slice(1), { stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", "pipe", "pipe", "pipe"], env: {} });
   const closed = followExit(child, options.onOutput);
-  const stdio = child.stdio as unknown as (Readable & Writable)[];
-  // bwrap closes these once read: a reset there is no failure (the exit status tells what happened).
-  for (const fd of [FD.status, FD.block, FD.args]) stdio[fd].on("error", () => {});
+  const status = (child.stdio as unknown as Readable[])[FD.status];
+  status.on("error", () => {});
   try {
-    stdio[FD.args].end(`${bwrapArgs.join("\0")}\0`);
-    const sandboxInit = await Promise.race([firstStatus(stdio[FD.status]), closed.then(() => undefined)]);
-    if (sandboxInit === undefined) throw new Error("the sandbox did not start: " + closed.stderrTail());
-    if (options.cgroup) {
-      await options.cgroup.join(child.pid!);
-      await options.cgroup.join(sandboxInit);
-    }
-    stdio[FD.block].end("1");
+    const started = Promise.race([firstStatus(status), closed.then(() => undefined)]);
+    const { sandboxInit, pid } = await startSandbox(child, bwrapOptions(options), options.cgroup, started, { hasExited: closed.hasExited, stderrTail: closed.stderrTail });
     feedStdin(child, options.stdin);
-    const pid = await commandPid(sandboxInit, closed.hasExited);
     const killTree = async () => {
-      signal(sandboxInit, "SIGKILL"); // the kernel then kills everything in the pid namespace
-      if (options.cgroup) await options.cgroup.killAll();
+      await killSandbox(sandboxInit, options.cgroup);
       await closed;
     };
-    return { pid: pid ?? sandboxInit, exited: closed.then(decodeExit), hasExited: closed.hasExited, killTree };
+    return { pid, exited: closed.then(decodeExit), hasExited: closed.hasExited, killTree };
   } catch (error) {
     child.kill("SIGKILL");
     await closed;
@@ -86,6 +76,37 @@ async function launchUnwrapped(options: LaunchOptions): Promise<Launched> {
       await closed;
     },
   };
+}
+
+/**
+ * bwrap's start-up, whatever holds its output: its options go on FD.args; once it reports the sandbox's pid 1
+ * (`sandboxInit`), both are moved into the cgroup, then let go on FD.block. Answers pid 1 and the command's pid.
+ */
+export async function startSandbox(
+  child: ChildProcess,
+  options: string[],
+  cgroup: Cgroup | undefined,
+  sandboxInit: Promise<number | undefined>,
+  bwrap: { hasExited(): boolean; stderrTail(): string },
+): Promise<{ sandboxInit: number; pid: number }> {
+  const stdio = child.stdio as unknown as Writable[];
+  // bwrap closes these once read: a reset there is no failure (the exit status tells what happened).
+  for (const fd of [FD.block, FD.args]) stdio[fd].on("error", () => {});
+  stdio[FD.args].end(`${[...options, ...SYNC_OPTIONS].join("\0")}\0`);
+  const init = await sandboxInit;
+  if (init === undefined) throw new Error("the sandbox did not start: " + bwrap.stderrTail());
+  if (cgroup) {
+    await cgroup.join(child.pid!);
+    await cgroup.join(init);
+  }
+  stdio[FD.block].end("1");
+  return { sandboxInit: init, pid: (await commandPid(init, bwrap.hasExited)) ?? init };
+}
+
+/** SIGKILL to the sandbox's pid 1 (the kernel then kills everything in its pid namespace) and to its cgroup. */
+export async function killSandbox(sandboxInit: number, cgroup: Cgroup | undefined): Promise<void> {
+  signal(sandboxInit, "SIGKILL");
+  if (cgroup) await cgroup.killAll();
 }
 
 /** Pipes `stdin` into the child's; a child that exits before reading it all is no error. */
@@ -139,7 +160,7 @@ function firstStatus(stream: Readable): Promise<number | undefined> {
   });
 }
 
-export async function commandPid(sandboxInit: number, hasExited: () => boolean): Promise<number | undefined> {
+async function commandPid(sandboxInit: number, hasExited: () => boolean): Promise<number | undefined> {
   for (let attempt = 0; attempt < 1000 && !hasExited(); attempt++) {
     const children = await readFile(`/proc/${sandboxInit}/task/${sandboxInit}/children`, "utf8").catch(() => "");
     const first = Number(children.trim().split(" ")[0]);
