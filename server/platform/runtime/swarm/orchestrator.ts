@@ -104,11 +104,8 @@ export class SwarmOrchestrator {
 
   /** Builds (and pushes) the image, then asks Swarm for the service or its update; the rollout starts. */
   async begin(release: ServiceRelease, log: (line: string) => void): Promise<Rollout> {
-    const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
     const existing = await this.find(release.appKey);
-    const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
-    const input = await this.input(release, image.name, forceUpdate, image.userImage);
-    const spec = serviceSpec(input);
+    const spec = await this.specFor(release, existing, log);
     let serviceId: string;
     if (existing) {
       log(`Updating the Swarm service ${spec.Name}: ${release.replicas} task(s), start-first, one at a time.`);
@@ -144,25 +141,18 @@ export class SwarmOrchestrator {
    * nothing: what runs keeps running.
    */
   async deployProcess(release: ServiceRelease & { process: string }, log: (line: string) => void): Promise<string> {
-    const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
     const existing = (await this.processServices(release.appKey)).find((s) => s.Spec.Labels[LABEL_PROCESS] === release.process);
-    const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
-    const spec = serviceSpec({ ...(await this.input(release, image.name, forceUpdate, image.userImage)), process: release.process });
+    const spec = await this.specFor(release, existing, log);
     if (!existing) return ((await this.docker.createService(spec as never)) as { id: string }).id;
     await this.update(existing, spec);
     return existing.ID;
-  }
-
-  /** The services of the app's process types beside web: their id and type. */
-  async processes(appKey: string): Promise<{ id: string; process: string }[]> {
-    return (await this.processServices(appKey)).map((s) => ({ id: s.ID, process: s.Spec.Labels[LABEL_PROCESS]! }));
   }
 
   /** Sets the number of tasks of a service by id (0: stopped, the service is kept). */
   async scaleService(serviceId: string, replicas: number): Promise<void> {
     const service = (await this.docker.getService(serviceId).inspect().catch(ignoreNotFound)) as ServiceState | undefined;
     // Gone meanwhile (the app is being deleted): nothing to scale.
-    if (service) await this.update(service, { ...service.Spec, Mode: { Replicated: { Replicas: replicas } } }).catch(ignoreNotFound);
+    if (service) await this.setReplicas(service, replicas).catch(ignoreNotFound);
   }
 
   /** How many of the service's tasks still run (those Swarm is stopping included). */
@@ -179,8 +169,18 @@ export class SwarmOrchestrator {
   /** Sets the number of tasks (0: stopped, the service is kept). */
   async scale(appKey: string, replicas: number): Promise<void> {
     const service = await this.find(appKey);
-    if (!service) return;
-    await this.update(service, { ...service.Spec, Mode: { Replicated: { Replicas: replicas } } });
+    if (service) await this.setReplicas(service, replicas);
+  }
+
+  private setReplicas(service: ServiceState, replicas: number): Promise<void> {
+    return this.update(service, { ...service.Spec, Mode: { Replicated: { Replicas: replicas } } });
+  }
+
+  /** The spec of the release's service (`release.process`: a type beside web): its image built (and pushed) first. */
+  private async specFor(release: ServiceRelease & { process?: string }, existing: ServiceState | null | undefined, log: (line: string) => void) {
+    const image = await this.image({ ...release, deploymentId: release.imageOf }, log);
+    const forceUpdate = (existing?.Spec.TaskTemplate.ForceUpdate ?? 0) + (release.force ? 1 : 0);
+    return serviceSpec({ ...(await this.input(release, image.name, forceUpdate, image.userImage)), process: release.process });
   }
 
   /** Replaces every task with a fresh one of the same spec (start-first, as a deploy). */

@@ -73,8 +73,7 @@ export function serviceSpec(input: ServiceInput) {
   const worker = input.process !== undefined;
   const labels = { [LABEL_MANAGED]: "true", [LABEL.platform]: input.platformId, [LABEL_APP]: input.appKey, [LABEL_SLUG]: input.slug, ...(worker ? { [LABEL_PROCESS]: input.process! } : {}) };
   // Swarm fills {{.Task.Slot}} in for each task.
-  const dyno = `${input.process ?? "web"}.{{.Task.Slot}}`;
-  const env = worker ? { ...input.env, HOME: "/tmp", DYNO: dyno } : { ...input.env, PORT: String(APP_PORT), HOME: "/tmp", DYNO: dyno };
+  const env = { ...input.env, ...(worker ? {} : { PORT: String(APP_PORT) }), HOME: "/tmp", DYNO: `${input.process ?? "web"}.{{.Task.Slot}}` };
   const mounts: object[] = [{ Type: "tmpfs", Target: "/tmp", TmpfsOptions: { SizeBytes: 64 * 1024 * 1024 } }];
   if (input.dataDir) mounts.push({ Type: "bind", Source: input.dataDir.host, Target: input.dataDir.inApp });
   const monitor = 3 * SECOND;
