@@ -6,7 +6,7 @@ import { dockerUnavailable } from "./helpers/runtime.ts";
 import { SHARED_SUITE } from "./shared-suite.ts";
 
 /** Tests of what only container runtimes do, beyond the shared suite. */
-const DOCKER_ONLY = ["test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts"];
+const DOCKER_ONLY = ["test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts"];
 
 const unavailable = await dockerUnavailable();
 if (unavailable) {

@@ -7,7 +7,7 @@ import { SHARED_SUITE } from "./shared-suite.ts";
 import { dockerUnavailable } from "./helpers/runtime.ts";
 import { ensureSwarm } from "./helpers/swarm.ts";
 
-const SWARM_ONLY = ["test/hosting/swarm.test.ts", "test/hosting/swarm-registry.test.ts", "test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts"];
+const SWARM_ONLY = ["test/hosting/swarm.test.ts", "test/hosting/swarm-registry.test.ts", "test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts"];
 
 const unavailable = (await dockerUnavailable()) ?? (await ensureSwarm());
 if (unavailable) {

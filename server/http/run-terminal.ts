@@ -5,12 +5,12 @@
 // `{"type": "exit", "status", "exitCode", "error"}` out, then the socket closes.
 import type { IncomingMessage } from "node:http";
 import http from "node:http";
-import { PassThrough, type Duplex } from "node:stream";
+import type { Duplex } from "node:stream";
 import { WebSocketServer, type RawData, type WebSocket } from "ws";
 import { SESSION_COOKIE } from "../auth/viewer.ts";
 import { AccountPendingError, AccountSuspendedError, AppError, CsrfError, InsufficientScopeError, UnauthenticatedError, toAppError } from "../errors.ts";
 import type { AttachedTerminal } from "../hosting/runs/runner.ts";
-import { keysFrame, resizeFrame, terminalSize } from "../hosting/runs/terminal.ts";
+import { TerminalChannel, terminalSize } from "../hosting/runs/terminal.ts";
 import type { Platform } from "../platform/index.ts";
 import { restErrorBody } from "./errors.ts";
 import { isCrossSiteCookie } from "./origin.ts";
@@ -54,9 +54,9 @@ export function runTerminalUpgrade(platform: Platform, parseCookie: (header: str
   };
 
   async function attach(ws: WebSocket, { userId, runId }: { userId: string; runId: string }): Promise<void> {
-    const input = new PassThrough();
+    const channel = new TerminalChannel();
     let ended = false;
-    ws.on("message", (data, isBinary) => (isBinary ? input.write(keysFrame(asBuffer(data))) : control(asBuffer(data).toString(), input)));
+    ws.on("message", (data, isBinary) => (isBinary ? channel.type(asBuffer(data)) : control(asBuffer(data).toString(), channel)));
     let alive = true;
     ws.on("pong", () => (alive = true));
     const pinger = setInterval(() => {
@@ -66,11 +66,11 @@ export function runTerminalUpgrade(platform: Platform, parseCookie: (header: str
     }, PING_INTERVAL_MS);
     ws.on("close", () => {
       clearInterval(pinger);
-      input.end();
+      channel.hangUp();
       if (!ended) platform.services.runs.hungUp(runId);
     });
     const terminal: AttachedTerminal = {
-      input,
+      channel,
       output: (chunk) => (ws.bufferedAmount > MAX_BUFFERED_BYTES ? ws.terminate() : ws.send(chunk, { binary: true })),
       ended: ({ status, exitCode, error }) => {
         ended = true;
@@ -88,7 +88,7 @@ export function runTerminalUpgrade(platform: Platform, parseCookie: (header: str
 }
 
 /** A resize; anything else a client sends as text is ignored. */
-function control(text: string, input: PassThrough): void {
+function control(text: string, channel: TerminalChannel): void {
   let message: { type?: unknown; cols?: unknown; rows?: unknown };
   try {
     message = JSON.parse(text);
@@ -96,7 +96,7 @@ function control(text: string, input: PassThrough): void {
     return;
   }
   const size = message?.type === "resize" ? terminalSize(message) : null;
-  if (size) input.write(resizeFrame(size));
+  if (size) channel.resize(size);
 }
 
 function asBuffer(data: RawData): Buffer {

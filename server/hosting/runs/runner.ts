@@ -2,9 +2,8 @@
 // (the same driver, limits, env vars and data folder as its processes), in its live release, once, to its end or
 // its timeout. The shell runs inside the sandbox, never on the host. Its output is the app's log of kind `run`;
 // its status is the Run row, written here. It knows apps by id; owners, quotas and checks are services/runs.ts's.
-// An interactive run waits (QUEUED) for its terminal to attach, then runs on a pty inside the sandbox
-// (terminal.ts), its output going both to the terminal and to the run log.
-import type { Readable } from "node:stream";
+// An interactive run waits (QUEUED) for its terminal to attach, then runs on a pty the driver makes inside the
+// sandbox, its output going both to the terminal and to the run log.
 import type { Db } from "../../db/client.ts";
 import { systemClock, type Clock } from "../clock.ts";
 import type { PubSub } from "../../platform/pubsub/index.ts";
@@ -17,7 +16,7 @@ import { releaseRef } from "../replicas.ts";
 import { appTopic } from "../state.ts";
 import type { Release } from "../supervisor.ts";
 import { runOutcome, type RunOutcome, type RunStatus } from "./outcome.ts";
-import { terminalProcess, type TerminalSize } from "./terminal.ts";
+import type { TerminalChannel, TerminalSize } from "./terminal.ts";
 
 export interface RunnerDeps {
   db: Db;
@@ -39,8 +38,8 @@ export const HANGUP_GRACE_MS = 5_000;
 
 /** The client's end of an interactive run: what it types, and where its output and its end go. */
 export interface AttachedTerminal {
-  /** Framed keystrokes and window sizes (terminal.ts); its end hangs the command up (SIGHUP). */
-  input: Readable;
+  /** What the client types and its window's size; its hang-up ends the command (SIGHUP). */
+  channel: TerminalChannel;
   output(chunk: Buffer): void;
   ended(outcome: RunOutcome): void;
 }
@@ -105,8 +104,9 @@ export class OneOffRuns {
     if (!held) return false;
     this.held.delete(runId);
     this.clock.clearTimeout(held.timer);
+    terminal.channel.startAt(held.size);
     try {
-      await this.start(held.request, { terminal, size: held.size });
+      await this.start(held.request, terminal);
     } catch (error) {
       await this.record(held.request.app.id, runId, { status: "FAILED", error: "It could not be started. Run it again.", finishedAt: new Date() });
       throw error;
@@ -124,7 +124,7 @@ export class OneOffRuns {
   }
 
   /** Marks the run RUNNING and starts it; resolves once it runs, its end is recorded when it comes. */
-  async start(request: RunRequest, interactive?: { terminal: AttachedTerminal; size: TerminalSize }): Promise<void> {
+  async start(request: RunRequest, terminal?: AttachedTerminal): Promise<void> {
     const { app, run } = request;
     await this.record(app.id, run.id, { status: "RUNNING", startedAt: new Date() });
     await this.deps.logs.resume(app.id);
@@ -132,7 +132,7 @@ export class OneOffRuns {
     const log = processLog(this.deps.logs, { appId: app.id, kind: "run", deploymentId: null, runId: run.id, process: run.cronJobId ? `cron.${run.cronJobId}` : `run.${run.id}` }, () => redact);
     log.system(`Running \`${run.command}\` in the release of deployment ${request.release.deploymentId}.`);
     const controller = new AbortController();
-    const done = this.execute(request, log, controller.signal, interactive).finally(() => this.running.delete(run.id));
+    const done = this.execute(request, log, controller.signal, terminal).finally(() => this.running.delete(run.id));
     this.running.set(run.id, { appId: app.id, controller, done });
   }
 
@@ -162,18 +162,16 @@ export class OneOffRuns {
     await Promise.all([...this.running.keys()].map((id) => this.cancel(id)));
   }
 
-  private async execute({ app, run, release, env }: RunRequest, log: ProcessLog, signal: AbortSignal, interactive?: { terminal: AttachedTerminal; size: TerminalSize }): Promise<void> {
+  private async execute({ app, run, release, env }: RunRequest, log: ProcessLog, signal: AbortSignal, terminal?: AttachedTerminal): Promise<void> {
     let outcome: RunOutcome;
-    const terminal = interactive?.terminal;
-    const onPty = interactive && terminalProcess(run.command, interactive.size);
     try {
       const result: RunResult = await this.deps.driver.run({
         appKey: app.id,
         workDir: release.dir,
         dataDir: this.deps.dataDirOf(app.id),
-        argv: onPty ? onPty.argv : ["/bin/sh", "-c", run.command],
-        env: { ...processEnv(release.web, env), ...onPty?.env },
-        ...(terminal ? { stdin: terminal.input } : {}),
+        argv: ["/bin/sh", "-c", run.command],
+        env: processEnv(release.web, env),
+        ...(terminal ? { terminal: terminal.channel } : {}),
         limits: this.deps.limits,
         onOutput: terminal
           ? (stream, chunk) => {

@@ -59,10 +59,27 @@ export interface ReleaseRef {
 export interface RunSpec extends ProcessSpec {
   /** Killed (SIGKILL to the whole process tree) past this. */
   timeoutMs: number;
-  /** What the process reads on its stdin (drivers with `terminals`); without it, stdin is empty. */
-  stdin?: import("node:stream").Readable;
+  /** Runs the command on this terminal (drivers with `terminals`); without it, stdin is empty. */
+  terminal?: RunTerminal;
   /** Aborting kills the process tree (a canceled deploy). */
   signal?: AbortSignal;
+}
+
+export interface TerminalSize {
+  cols: number;
+  rows: number;
+}
+
+/**
+ * The terminal an interactive run's command runs on: the driver gives it a pty of the window's size, writes what
+ * the user types to it, follows the window's size changes, and sends everything the command writes to onOutput
+ * (as "stdout": a terminal has one stream). Ctrl-C and the like work as in any terminal (the pty's line
+ * discipline); the end of `keys` hangs the command up (SIGHUP).
+ */
+export interface RunTerminal {
+  readonly keys: import("node:stream").Readable;
+  /** Calls `listener` with the window's size now, then again at every change. */
+  watchSize(listener: (size: TerminalSize) => void): void;
 }
 
 /** An image built from the Dockerfile of a release (RuntimeDriver.buildImage). */
@@ -146,7 +163,7 @@ export interface RuntimeDriver {
    */
   readonly orchestrator?: import("./swarm/orchestrator.ts").SwarmOrchestrator;
   readonly name: string;
-  /** Whether run() feeds RunSpec.stdin to the process (interactive runs attach a terminal through it). */
+  /** Whether run() gives the process RunSpec.terminal (interactive runs). */
   readonly terminals?: boolean;
   /** What this driver enforces on this machine, probed once when it was created. */
   readonly sandbox: SandboxReport;

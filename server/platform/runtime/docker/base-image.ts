@@ -16,9 +16,9 @@ import { addDirectory, addFile, addSymlink, addText, addTree, createPack, type P
 export const APP_USER = { uid: 10001, gid: 10001 };
 export const BASE_REPOSITORY = "slipway/base";
 /** Bumped whenever what goes into the base image changes. */
-const RECIPE = "1";
-/** Tools builds and start scripts use besides node and npm; those missing on the host are left out. */
-const TOOLS = ["sh", "env", "rm", "cp", "mv", "mkdir", "ls", "cat", "ln", "chmod", "touch", "sleep", "true", "false", "test", "echo", "dirname", "basename"];
+const RECIPE = "2";
+/** Tools builds, start scripts and terminals (stty, tty) use besides node and npm; those missing on the host are left out. */
+const TOOLS = ["sh", "env", "rm", "cp", "mv", "mkdir", "ls", "cat", "ln", "chmod", "touch", "sleep", "true", "false", "test", "echo", "dirname", "basename", "id", "stty", "tty"];
 
 const run = promisify(execFile);
 

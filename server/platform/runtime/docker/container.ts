@@ -1,10 +1,12 @@
 // One hardened container: created, attached (its output demultiplexed into the sink from the first byte), started,
-// waited for, removed. Shared by builds (the release folder bind-mounted at /app) and instances (the release image);
+// waited for, removed. An interactive run's container has a TTY instead: its stdin is the user's keys, its output
+// one raw stream, its window follows the user's (tini, its pid 1, hands the TTY's foreground to the command, so
+// Ctrl-C interrupts the command). Shared by builds (the release folder bind-mounted at /app) and instances (the release image);
 // an instance left running by an earlier platform is adopted: attached again, then waited for likewise.
 import os from "node:os";
-import type { Readable } from "node:stream";
+import type { Duplex, Readable } from "node:stream";
 import type Dockerode from "dockerode";
-import type { ExitInfo, OutputSink, SandboxLimits } from "../types.ts";
+import type { ExitInfo, OutputSink, RunTerminal, SandboxLimits, TerminalSize } from "../types.ts";
 import { type Docker, demultiplex, isNotFound } from "./client.ts";
 import { APP_USER } from "./base-image.ts";
 
@@ -25,6 +27,8 @@ export interface ContainerSpec {
   /** [host path, path inside, "ro" for read-only (default read-write)]. */
   binds: Bind[];
   onOutput: OutputSink;
+  /** Runs the command on a TTY: what it writes goes to onOutput as stdout. */
+  terminal?: RunTerminal;
 }
 
 export interface RunningContainer {
@@ -41,8 +45,9 @@ export interface RunningContainer {
 }
 
 /** What every container of an app gets: the sandbox in Engine API terms. */
-export function hardenedConfig(spec: ContainerSpec): Dockerode.ContainerCreateOptions {
+export function hardenedConfig(spec: ContainerSpec, consoleSize?: TerminalSize): Dockerode.ContainerCreateOptions {
   const { memoryBytes, cpuPercent, pids } = spec.limits;
+  const tty = !!consoleSize;
   return {
     name: spec.name,
     Image: spec.image,
@@ -52,10 +57,11 @@ export function hardenedConfig(spec: ContainerSpec): Dockerode.ContainerCreateOp
     User: `${APP_USER.uid}:${APP_USER.gid}`,
     ...(spec.userImage ? {} : { WorkingDir: "/app" }),
     Labels: spec.labels,
+    AttachStdin: tty,
     AttachStdout: true,
     AttachStderr: true,
-    Tty: false,
-    OpenStdin: false,
+    Tty: tty,
+    OpenStdin: tty,
     HostConfig: {
       NetworkMode: spec.network,
       ReadonlyRootfs: true,
@@ -73,14 +79,24 @@ export function hardenedConfig(spec: ContainerSpec): Dockerode.ContainerCreateOp
       Privileged: false,
       RestartPolicy: { Name: "no" },
       LogConfig: { Type: "none", Config: {} },
+      ...(consoleSize ? { ConsoleSize: [consoleSize.rows, consoleSize.cols] } : {}),
     },
   };
 }
 
 export async function runContainer(docker: Docker, spec: ContainerSpec): Promise<RunningContainer> {
-  const container = await docker.createContainer(hardenedConfig(spec));
+  let size: TerminalSize | undefined;
+  let started = false;
+  const resize = (to: TerminalSize) => container.resize({ h: to.rows, w: to.cols }).catch(() => {});
+  spec.terminal?.watchSize((next) => (started ? void resize(next) : (size = next)));
+  const container = await docker.createContainer(hardenedConfig(spec, size));
   try {
-    return await follow(container, spec.network, spec.onOutput, () => container.start());
+    return await follow(container, spec.network, spec.onOutput, async () => {
+      await container.start();
+      // Engines before API 1.42 ignore ConsoleSize: the TTY gets its size right after the start, as `docker run -t` does.
+      if (size) await resize(size);
+      started = true;
+    }, spec.terminal);
   } catch (error) {
     await container.remove({ force: true }).catch(() => {});
     throw error;
@@ -107,11 +123,13 @@ export async function adoptContainer(docker: Docker, id: string, network: string
 }
 
 /** Attaches (stream only, no past output), runs `start`, inspects, and waits for the end in the background. */
-async function follow(container: Dockerode.Container, network: string, onOutput: OutputSink, start: () => Promise<unknown>): Promise<RunningContainer> {
-  const stream = (await container.attach({ stream: true, stdout: true, stderr: true, logs: false })) as unknown as Readable;
+async function follow(container: Dockerode.Container, network: string, onOutput: OutputSink, start: () => Promise<unknown>, terminal?: RunTerminal): Promise<RunningContainer> {
+  const attach = { stream: true, stdout: true, stderr: true, logs: false, ...(terminal ? { stdin: true, hijack: true } : {}) };
+  const stream = (await container.attach(attach)) as unknown as Duplex;
   try {
-    const output = demultiplex(stream, onOutput);
+    const output = terminal ? rawOutput(stream, onOutput) : demultiplex(stream, onOutput);
     await start();
+    if (terminal) typeInto(container, stream, terminal);
     const info = await container.inspect();
     const detached = new AbortController();
     let done = false;
@@ -132,6 +150,23 @@ async function follow(container: Dockerode.Container, network: string, onOutput:
     stream.destroy();
     throw error;
   }
+}
+
+/** A TTY's output: one stream, as it comes. */
+function rawOutput(stream: Readable, onOutput: OutputSink): Promise<void> {
+  stream.on("data", (chunk: Buffer) => onOutput("stdout", chunk));
+  return new Promise((resolve) => {
+    stream.on("end", resolve);
+    stream.on("close", resolve);
+    stream.on("error", () => resolve());
+  });
+}
+
+/** The user's keys go to the TTY; their end hangs the command up, as a closed terminal does. */
+function typeInto(container: Dockerode.Container, stream: Duplex, terminal: RunTerminal): void {
+  stream.on("error", () => {});
+  terminal.keys.on("data", (keys: Buffer) => stream.writable && stream.write(keys));
+  terminal.keys.once("end", () => void container.kill({ signal: "SIGHUP" }).catch(() => {}));
 }
 
 /** Settles once the container exited and was removed; never when detached (the container outlives this platform). */

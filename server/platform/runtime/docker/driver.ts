@@ -81,6 +81,7 @@ interface LaunchOptions {
 
 class DockerDriver implements RuntimeDriver {
   readonly name = "docker";
+  readonly terminals = true;
   readonly sandbox: SandboxReport;
   readonly dataPath = DATA_PATH;
   private readonly platform: string;
@@ -321,7 +322,7 @@ class DockerDriver implements RuntimeDriver {
     return pending;
   }
 
-  private async launch(spec: ProcessSpec, how: LaunchOptions): Promise<Running> {
+  private async launch(spec: ProcessSpec & Pick<RunSpec, "terminal">, how: LaunchOptions): Promise<Running> {
     const { kind, image, userImage, binds, runtimeEnv, instanceId = randomUUID() } = how;
     // A user's image keeps its own PATH (FROM node:22 has node in /usr/local/bin); Slipway's images have /usr/bin.
     const platformPath: Record<string, string> = userImage ? {} : { PATH: "/usr/bin:/bin" };
@@ -338,6 +339,7 @@ class DockerDriver implements RuntimeDriver {
         limits: spec.limits,
         binds,
         onOutput: spec.onOutput,
+        terminal: spec.terminal,
       });
     const container = await create().catch((error: Error) => {
       // The network went behind our back (a prune, another platform's reap of this DATA_DIR): make it again, once.

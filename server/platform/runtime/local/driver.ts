@@ -8,6 +8,7 @@ import { mkdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import { SandboxUnavailableError } from "../errors.ts";
 import { instanceFingerprint } from "../fingerprint.ts";
 import type { ExitInfo, Instance, InstanceSpec, ProcessSpec, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
@@ -17,6 +18,7 @@ import { PipePool, SPARE, keptRoot, killKept, launchKept, readRecords, reattachK
 import { DATA_PATH } from "./bwrap.ts";
 import { APP_RANGE, SERVICE_ADDRESS, appNetwork, createAppNetwork, removeAppNetwork, setupHostNetwork, setupServiceForward, type AppNetwork, type ForwardedService } from "./network.ts";
 import { probe, type Enforcement } from "./probe.ts";
+import { onPty } from "./pty.ts";
 import { SlotRegistry, processStartTime } from "./slots.ts";
 import { prepareWorkDir } from "./workdir.ts";
 
@@ -112,7 +114,9 @@ class LocalDriver implements RuntimeDriver {
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
     const cacheDir = spec.cacheDir ? await this.prepareCacheDir(spec.cacheDir, app) : undefined;
     const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
-    const { launched, cgroup } = await this.launch(app, { ...spec, workDir, cacheDir, dataDir }, this.baseEnv(spec, workDir));
+    const pty = spec.terminal && onPty(spec.argv, spec.terminal);
+    const command = pty ? { argv: pty.argv, stdin: pty.stdin } : { argv: spec.argv };
+    const { launched, cgroup } = await this.launch(app, { ...spec, ...command, workDir, cacheDir, dataDir }, { ...this.baseEnv(spec, workDir), ...pty?.env });
     let timedOut = false;
     let aborted = false;
     const timer = setTimeout(() => {
@@ -339,7 +343,7 @@ class LocalDriver implements RuntimeDriver {
   }
 
   /** With a record: an instance that outlives the platform (kept.ts), recorded before it starts and once it runs. */
-  private async launch(app: App, spec: ProcessSpec & Pick<RunSpec, "stdin">, env: Record<string, string>, record?: Omit<KeptRecord, "monitor" | "sandboxInit" | "commandPid" | "cgroup">) {
+  private async launch(app: App, spec: ProcessSpec & { stdin?: Readable }, env: Record<string, string>, record?: Omit<KeptRecord, "monitor" | "sandboxInit" | "commandPid" | "cgroup">) {
     const cgroup = app.cgroup?.child(record ? `i-${record.instanceId}` : `r-${randomUUID()}`);
     await cgroup?.create(spec.limits);
     try {
@@ -360,7 +364,7 @@ class LocalDriver implements RuntimeDriver {
     }
   }
 
-  private launchOptions(app: App, spec: ProcessSpec & Pick<RunSpec, "stdin">, env: Record<string, string>, cgroup: Cgroup | undefined): LaunchOptions {
+  private launchOptions(app: App, spec: ProcessSpec & { stdin?: Readable }, env: Record<string, string>, cgroup: Cgroup | undefined): LaunchOptions {
     return {
       bwrap: this.e.bwrap,
       workDir: spec.workDir,

@@ -51,6 +51,8 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
     sandbox,
     dataPath: builds.dataPath,
     appEndpoint: (service) => builds.appEndpoint(service),
+    // One-off runs (and their terminals) are containers on this node, as builds are.
+    terminals: builds.terminals,
     run: (spec) => builds.run(spec),
     // Built on this node (a manager) as the docker driver builds it; the orchestrator pushes it with the release.
     buildImage: (spec) => builds.buildImage!(spec),
