@@ -6,7 +6,7 @@ import path from "node:path";
 import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
-import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
+import type { Instance, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { runPipeline, type StepTiming } from "./deploy/pipeline.ts";
 import { DeployQueue } from "./deploy/queue.ts";
 import type { DeployContext } from "./deploy/types.ts";
@@ -156,8 +156,9 @@ export class HostingEngine {
         this.routes.unavailable(app.slug, "STOPPED");
         continue;
       }
-      this.runWorkers(app, release, app.formation as Formation | null);
-      if (adopted.has(app.id)) continue;
+      if (adopted.workers.has(app.id)) void this.workersOf(app).resume().catch((error) => this.deps.onError(error, `starting the workers of app ${app.slug}`));
+      else this.runWorkers(app, release, app.formation as Formation | null);
+      if (adopted.web.has(app.id)) continue;
       this.routes.unavailable(app.slug, "DEPLOYING");
       const supervisor = this.supervisorOf(app);
       void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `bringing back app ${app.slug}`));
@@ -165,17 +166,23 @@ export class HostingEngine {
   }
 
   /** The apps whose instances (or service) an earlier platform left running serve again, before the reap. */
-  private async adoptRunning(): Promise<Set<string>> {
-    const adopted = new Set<string>();
+  private async adoptRunning(): Promise<{ web: Set<string>; workers: Set<string> }> {
+    const adopted = { web: new Set<string>(), workers: new Set<string>() };
     const apps = await this.deps.db.app.findMany({ where: { status: { not: "STOPPED" } }, include: { liveDeployment: true } });
     await Promise.all(
       apps.map(async (app) => {
         const release = releaseOf(app.liveDeployment);
         if (!release) return;
-        const kept = await this.supervisorOf(app)
-          .adopt(release)
-          .catch((error: unknown) => void this.deps.onError(error, `adopting the instances of app ${app.slug}`));
-        if (kept) adopted.add(app.id);
+        const failed = (error: unknown) => {
+          this.deps.onError(error, `adopting the instances of app ${app.slug}`);
+          return false;
+        };
+        const [web, workers] = await Promise.all([
+          this.supervisorOf(app).adopt(release).catch(failed),
+          this.workersOf(app).adopt(release, app.formation as Formation | null).catch(failed),
+        ]);
+        if (web) adopted.web.add(app.id);
+        if (workers) adopted.workers.add(app.id);
       }),
     );
     return adopted;
@@ -398,6 +405,7 @@ export class HostingEngine {
       const { options } = this.deps;
       workers = new AppWorkers({
         spawn: (release, type, index) => this.spawnWorker(app, release, type, index),
+        adopt: (release, type, index) => this.spawnWorker(app, release, type, index, "adopt"),
         clock: this.deps.clock ?? systemClock,
         backoff: options.backoff,
         stopGraceMs: options.stopGraceMs,
@@ -424,11 +432,18 @@ export class HostingEngine {
     return (app?.formation as Formation | null) ?? null;
   }
 
-  /** One instance of a process type beside web: sandboxed like web, without PORT or traffic, logged as type.N. */
-  private async spawnWorker(app: { id: string; slug: string }, release: Release, type: string, index: number) {
+  /**
+   * One instance of a process type beside web: sandboxed like web, without PORT or traffic, logged as type.N.
+   * With "adopt": the one an earlier platform left running, if it runs exactly that (null otherwise).
+   */
+  private async spawnWorker(app: { id: string; slug: string }, release: Release, type: string, index: number): Promise<Instance>;
+  private async spawnWorker(app: { id: string; slug: string }, release: Release, type: string, index: number, adopt: "adopt"): Promise<Instance | null>;
+  private async spawnWorker(app: { id: string; slug: string }, release: Release, type: string, index: number, adopt?: "adopt"): Promise<Instance | null> {
+    const { driver } = this.deps;
+    if (adopt && !driver.adopt) return null;
     const name = `${type}.${index}`;
     const log = processLog(this.logs, { appId: app.id, kind: "runtime", deploymentId: release.deploymentId, process: name }, () => this.redactorOf(app.id));
-    const instance = await this.deps.driver.start({
+    const spec = {
       appKey: app.id,
       instanceId: randomUUID(),
       index,
@@ -440,8 +455,9 @@ export class HostingEngine {
       limits: this.deps.options.limits,
       onOutput: log.sink,
       release: releaseRef(app.slug, release.dir),
-    });
-    void instance.exited.then(() => log.end());
+    };
+    const instance = adopt ? await driver.adopt!(spec) : await driver.start(spec);
+    void instance?.exited.then(() => log.end());
     return instance;
   }
 

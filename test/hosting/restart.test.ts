@@ -1,7 +1,8 @@
 // The platform killed with SIGKILL (no shutdown at all), or stopped with SIGTERM, and started again on the same data:
 // the deployment it was building is marked FAILED, never left BUILDING; the app that was running comes back: the
 // very process that ran is adopted (no restart) on every runtime (local: its bubblewrap sandbox outlives the
-// platform): it answers as before, its output reaches the app's log again, and stop, restart and redeploy work on it. A container whose env changed while no platform ran is not adopted (docker): a fresh one
+// platform): it answers as before, its output reaches the app's log again, its workers go on working, and stop,
+// restart and redeploy work on it. A container whose env changed while no platform ran is not adopted (docker): a fresh one
 // with the new env replaces it, and the old one is gone; of a scaled app, each instance still running is adopted and
 // one that died meanwhile starts again.
 import type { ChildProcess } from "node:child_process";
@@ -107,6 +108,34 @@ describe("a platform killed and started again", () => {
       return lines.some((l) => l.line === `request ${marker}`);
     }, 15_000, "the request's line in the app's log");
   });
+
+  it("keeps the app's workers running through the restart: the same process goes on working", async () => {
+    await owner.post("/api/apps", { slug: "busy" });
+    const files = {
+      ...nodeApp(`require("http").createServer((q, s) => { let w = ""; try { w = require("fs").readFileSync("/data/worker", "utf8"); } catch {} s.end(w); }).listen(process.env.PORT);`),
+      Procfile: "web: node server.js\nworker: node worker.js\n",
+      "worker.js": `const started = Math.random(); let ticks = 0; setInterval(() => require("fs").writeFileSync("/data/worker", started + " " + ++ticks), 100);`,
+    };
+    expect((await deploy(owner, "busy", await zipFolder(null, files))).status).toBe("LIVE");
+    const work = () => waitFor(async () => {
+      const [started, ticks] = (await answer("busy")).split(" ");
+      return ticks ? { started, ticks: Number(ticks) } : null;
+    }, 30_000, "the worker's work");
+    const workerOf = async () => ((await owner.get("/api/apps/busy/processes")).body as { type: string; instances: { instanceId: string; state: string }[] }[]).find((p) => p.type === "worker")!.instances;
+    const before = await work();
+    const [instance] = await workerOf();
+
+    await stopPlatform(platform, "SIGKILL", base);
+    platform = await startPlatform(env, cleanups);
+    const goesOn = await waitFor(async () => {
+      const now = await work();
+      return now.ticks > before.ticks + 2 && now;
+    }, 30_000, "the worker to go on");
+    expect(goesOn.started).toBe(before.started);
+    expect(await workerOf()).toEqual([expect.objectContaining({ instanceId: instance.instanceId, state: "RUNNING" })]);
+    const lines = (await owner.get("/api/apps/busy/logs?limit=1000")).body as { line: string }[];
+    expect(lines.map((l) => l.line)).toContain(TEST_RUNTIME === "swarm" ? "The platform restarted: worker kept running." : "The platform restarted: worker.1 kept running.");
+  }, 150_000);
 
   it.skipIf(TEST_RUNTIME === "swarm")("replaces an instance whose env vars changed while no platform ran", async () => {
     await owner.post("/api/apps", { slug: "greeter" });

@@ -4,7 +4,7 @@
 export type InstanceState = "starting" | "running" | "crashed" | "stopping" | "stopped";
 
 export type InstanceEvent =
-  /** The runtime started its process. */
+  /** The runtime started its process (or handed over the one an earlier platform left running). */
   | "spawned"
   /** The runtime could not start it (the sandbox, the image). */
   | "spawnFailed"

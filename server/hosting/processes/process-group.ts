@@ -18,6 +18,8 @@ export interface Backoff {
 export interface ProcessGroupDeps {
   /** Starts instance `index` of the type (the runtime driver's start, with the spec the engine builds). */
   spawn(index: number): Promise<Instance>;
+  /** Instance `index` as an earlier platform left it running, if it runs what spawn() would (the driver's adopt). */
+  adopt?(index: number): Promise<Instance | null>;
   clock: Clock;
   backoff: Backoff;
   /** SIGTERM → SIGKILL. */
@@ -85,6 +87,33 @@ export class ProcessGroup {
     return this.scale(0);
   }
 
+  /**
+   * After a platform restart: takes the wanted instances an earlier platform left running; start() then starts the
+   * missing ones. Answers the names of those taken.
+   */
+  async adopt(): Promise<string[]> {
+    const taken: string[] = [];
+    for (const index of range(1, this.wanted)) {
+      const instance = this.slots.has(index) ? null : await this.deps.adopt?.(index);
+      if (!instance) continue;
+      const slot = this.newSlot(index);
+      this.follow(slot, instance);
+      this.apply(slot, "spawned");
+      taken.push(this.nameOf(index));
+    }
+    return taken;
+  }
+
+  /** The platform shuts down and its instances keep running for the next one to adopt: they are no longer followed. */
+  abandon(): void {
+    for (const slot of this.slots.values()) {
+      if (slot.retryTimer !== undefined) this.deps.clock.clearTimeout(slot.retryTimer);
+      // Its exit, if a driver still reports one, is no longer this group's.
+      slot.instance = undefined;
+    }
+    this.slots.clear();
+  }
+
   status(): InstanceStatus[] {
     const now = this.deps.clock.now();
     return [...this.slots.values()]
@@ -139,11 +168,15 @@ export class ProcessGroup {
       if (this.apply(slot, "spawnFailed") && slot.state === "crashed") this.crashed(slot, `it did not start: ${error instanceof Error ? error.message : String(error)}`);
       return;
     }
+    this.follow(slot, instance);
+    // Stopped while it was being started: it stops now that there is a process to stop.
+    if (!this.apply(slot, "spawned")) await instance.stop(this.deps.stopGraceMs);
+  }
+
+  private follow(slot: Slot, instance: Instance): void {
     slot.instance = instance;
     slot.startedAt = this.deps.clock.now();
     void instance.exited.then((exit) => this.exited(slot, instance, describeExit(exit)));
-    // Stopped while it was being started: it stops now that there is a process to stop.
-    if (!this.apply(slot, "spawned")) await instance.stop(this.deps.stopGraceMs);
   }
 
   private exited(slot: Slot, instance: Instance, how: string): void {

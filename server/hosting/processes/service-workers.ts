@@ -1,7 +1,7 @@
 // The process types beside web on Swarm (RUNTIME=swarm): one service per type (`slipway-<slug>_<type>`, no port, no
 // traffic), its replicas the type's quantity. Swarm restarts a crashed task itself and rolls a new release out
 // start-first; Slipway follows each task's output into the app's log as <type>.<slot>, and shows the tasks as the
-// type's instances. A platform that shuts down leaves the services running; the next one finds them unchanged.
+// type's instances. A platform that shuts down leaves the services running; the next one adopts them unchanged.
 import path from "node:path";
 import type { SandboxLimits } from "../../platform/runtime/types.ts";
 import type { SwarmOrchestrator, TaskView } from "../../platform/runtime/swarm/orchestrator.ts";
@@ -51,6 +51,8 @@ export class ServiceWorkers implements Workers {
   private readonly following = new Map<string, AbortController>();
   /** Failed tasks already in the log (a failed task stays in Swarm's history). */
   private readonly reported = new Set<string>();
+  /** Output before this (epoch seconds) is not read again: what an adopted task wrote before a platform restart is stored. */
+  private logsFrom = 0;
 
   constructor(private readonly deps: ServiceWorkersDeps) {}
 
@@ -61,6 +63,29 @@ export class ServiceWorkers implements Workers {
   async roll(release: Release, formation: Formation | null): Promise<void> {
     await this.retire(await this.start(release, formation));
   }
+
+  /**
+   * The release's services as an earlier platform left them: followed again, untouched (their tasks go on), their
+   * output from now on. False unless every type of the release has its service running that release: the boot then
+   * rolls the release out.
+   */
+  async adopt(release: Release, formation: Formation | null): Promise<boolean> {
+    const types = Object.keys(release.processes ?? {});
+    const found = await this.deps.orchestrator.processServicesOf(this.deps.app.id);
+    if (!types.length || types.some((type) => found.get(type)?.deploymentId !== release.deploymentId)) return false;
+    this.release = release;
+    this.logsFrom = Math.floor(Date.now() / 1000);
+    this.services = new Map(types.map((type) => [type, { id: found.get(type)!.id, quantity: quantityOf(formation, type), tasks: [] }]));
+    for (const [type, service] of this.services) {
+      await this.deps.orchestrator.scaleService(service.id, service.quantity);
+      this.watch(type, service.id);
+    }
+    this.deps.log(`The platform restarted: ${types.join(", ")} kept running.`, release);
+    return true;
+  }
+
+  /** adopt() took every type: nothing is missing. */
+  async resume(): Promise<void> {}
 
   async start(release: Release, formation: Formation | null): Promise<RetiringGroup[]> {
     const { orchestrator, app } = this.deps;
@@ -152,7 +177,7 @@ export class ServiceWorkers implements Workers {
     const { app } = this.deps;
     const log = processLog(this.deps.logs, { appId: app.id, kind: "runtime", deploymentId: task.deploymentId, process: `${type}.${task.slot ?? 1}` }, () => this.deps.redactorOf(app.id));
     this.deps.orchestrator
-      .followLogs(task.id, log.sink, { since: Math.floor(Date.parse(task.createdAt) / 1000) || 0, signal: abort.signal })
+      .followLogs(task.id, log.sink, { since: Math.max(Math.floor(Date.parse(task.createdAt) / 1000) || 0, this.logsFrom), signal: abort.signal })
       .catch((error: unknown) => {
         if (!abort.signal.aborted) this.deps.onError(error, `following the output of task ${task.id}`);
       })

@@ -10,9 +10,11 @@ import { ProcessGroup, type ProcessGroupDeps, type InstanceStatus } from "./proc
 /** How many instances of each type run ({"worker": 2}); web's is App.instances. */
 export type Formation = Record<string, number>;
 
-export interface WorkersDeps extends Omit<ProcessGroupDeps, "spawn" | "log"> {
+export interface WorkersDeps extends Omit<ProcessGroupDeps, "spawn" | "adopt" | "log"> {
   /** Starts instance `index` of `type` of the release. */
   spawn(release: Release, type: string, index: number): Promise<Instance>;
+  /** Instance `index` of `type` of the release as an earlier platform left it running, or null. */
+  adopt(release: Release, type: string, index: number): Promise<Instance | null>;
   /** A line of the platform's own in the app's runtime log, of the release. */
   log(line: string, release: Release): void;
 }
@@ -51,6 +53,12 @@ export interface Workers {
   /** The types the running release has. */
   readonly types: string[];
   roll(release: Release, formation: Formation | null): Promise<void>;
+  /**
+   * After a platform restart, before the runtime reaps what was left: takes the release's instances that still run
+   * (false: none); resume() then starts the missing ones.
+   */
+  adopt(release: Release, formation: Formation | null): Promise<boolean>;
+  resume(): Promise<void>;
   /** The release's types start; answers the groups they replace, still running until retire(). */
   start(release: Release, formation: Formation | null): Promise<RetiringGroup[]>;
   retire(replaced: RetiringGroup[]): Promise<void>;
@@ -111,9 +119,23 @@ export class AppWorkers implements Workers {
     await Promise.all(groups.map((group) => group.stop()));
   }
 
-  /** Slipway's own instances of these types are not adopted after a restart: they stop with the platform. */
-  async close(): Promise<void> {
-    await this.stop();
+  async adopt(release: Release, formation: Formation | null): Promise<boolean> {
+    this.release = release;
+    this.groups = new Map(Object.keys(release.processes ?? {}).map((type) => [type, this.group(release, type, quantityOf(formation, type))]));
+    const taken = (await Promise.all([...this.groups.values()].map((group) => group.adopt()))).flat();
+    if (taken.length) this.deps.log(`The platform restarted: ${taken.join(", ")} kept running.`, release);
+    return taken.length > 0;
+  }
+
+  async resume(): Promise<void> {
+    await Promise.all([...this.groups.values()].map((group) => group.start()));
+  }
+
+  /** With `keep`, the instances keep running for the next platform to adopt; else they stop. */
+  async close(keep: boolean): Promise<void> {
+    if (!keep) return this.stop();
+    for (const group of this.groups.values()) group.abandon();
+    this.groups = new Map();
   }
 
   status(): ProcessStatus[] {
@@ -131,6 +153,7 @@ export class AppWorkers implements Workers {
       {
         ...this.deps,
         spawn: (index) => this.deps.spawn(release, type, index),
+        adopt: (index) => this.deps.adopt(release, type, index),
         log: (line) => this.deps.log(line, release),
       },
       type,

@@ -121,11 +121,11 @@ export interface RunResult extends ExitInfo {
 export interface InstanceSpec extends ProcessSpec {
   /** Unique per start; names the instance in logs and in list(). */
   instanceId: string;
-  /** Which instance of the app it is (N of web.N), for drivers that adopt instances after a platform restart. */
+  /** Which instance of its type it is (N of web.N, worker.N), for drivers that adopt instances after a platform restart. */
   index?: number;
   /**
    * The process type (a Procfile's worker, clock, …); "web" when unset. Only web gets PORT and a target the router
-   * sends requests to; drivers that adopt instances adopt web ones only.
+   * sends requests to.
    */
   process?: string;
 }
@@ -183,8 +183,8 @@ export interface RuntimeDriver {
   /** The instances this driver started (or adopted) that are still running. */
   list(): Instance[];
   /**
-   * Drivers whose instances outlive the platform (docker): after a restart, the instance an earlier platform left
-   * running for this app, release and index, if it runs exactly what start(spec) would (same argv, env, limits,
+   * Drivers whose instances outlive the platform (docker, local inside bubblewrap): after a restart, the instance an
+   * earlier platform left running for this app, release, process type and index, if it runs exactly what start(spec) would (same argv, env, limits,
    * data binding), and no adopt() took it yet. Its output from now on goes to spec.onOutput; its instanceId is the
    * one it was started with (spec.instanceId is ignored). Null: none, start one. Called at boot, before reap().
    */

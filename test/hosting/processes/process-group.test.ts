@@ -165,6 +165,7 @@ describe("an app's process types", () => {
         spawned.push(`${r.deploymentId}:${type}.${index}`);
         return runtime.start({ appKey: "app", instanceId: "", index, process: type, workDir: r.dir, argv: r.processes![type], env: {}, limits: { memoryBytes: 1, cpuPercent: 1, pids: 1 }, onOutput: () => {} });
       },
+      adopt: async () => null,
       clock,
       backoff: BACKOFF,
       stopGraceMs: 5000,
@@ -186,5 +187,48 @@ describe("an app's process types", () => {
     expect(runtime.running().map((i) => i.spec.workDir)).toEqual(["/releases/d2"]);
     await workers.stop();
     expect(runtime.running()).toEqual([]);
+  });
+
+  it("take over what an earlier platform left running, start the rest, and leave it running again at a kept shutdown", async () => {
+    const runtime = new NullRuntime();
+    const clock = new FakeClock(0);
+    const spec = (r: Release, type: string, index: number) => ({ appKey: "app", instanceId: "", index, process: type, workDir: r.dir, argv: r.processes![type], env: {}, limits: { memoryBytes: 1, cpuPercent: 1, pids: 1 }, onOutput: () => {} });
+    // worker.1 outlived the previous platform; worker.2 did not.
+    const d1 = release("d1", { worker: ["/bin/sh", "-c", "node worker.js"] });
+    const leftRunning = await runtime.start(spec(d1, "worker", 1));
+    const lines: string[] = [];
+    const workers = new AppWorkers({
+      spawn: (r, type, index) => runtime.start(spec(r, type, index)),
+      adopt: async (_r, type, index) => (type === "worker" && index === 1 ? leftRunning : null),
+      clock,
+      backoff: BACKOFF,
+      stopGraceMs: 5000,
+      log: (line) => lines.push(line),
+      changed: () => {},
+    });
+    expect(await workers.adopt(d1, { worker: 2 })).toBe(true);
+    expect(lines).toEqual(["The platform restarted: worker.1 kept running."]);
+    expect(runtime.started).toHaveLength(1);
+    await workers.resume();
+    expect(runtime.running().map((i) => i.spec.index)).toEqual([1, 2]);
+    expect(workers.status()[0].instances.map((i) => [i.name, i.state, i.instanceId])).toEqual([
+      ["worker.1", "running", leftRunning.instanceId],
+      ["worker.2", "running", runtime.started[1].instanceId],
+    ]);
+    // An adopted instance that crashes restarts like any other.
+    runtime.crash(1);
+    await settle();
+    await clock.advanceTo(1000);
+    await settle();
+    expect(runtime.running().map((i) => i.spec.index).sort()).toEqual([1, 2]);
+    expect(runtime.started).toHaveLength(3);
+    // A kept shutdown stops nothing and follows nothing: a crash then is the next platform's to see.
+    await workers.close(true);
+    expect(runtime.running()).toHaveLength(2);
+    expect(workers.status()).toEqual([]);
+    runtime.crash(2);
+    await settle();
+    await clock.advanceTo(60_000);
+    expect(runtime.started).toHaveLength(3);
   });
 });

@@ -1,8 +1,9 @@
 // The docker runtime driver: builds run in a container from the base image with the release folder bind-mounted
 // at /app (so the platform must run on the Docker host); each instance is a container of the release's own image
 // on the app's network, reached by the router at its address there. Containers carry labels (platform, app,
-// instance, and for web containers what adopt() matches): a restarted platform with the same DATA_DIR adopts the
-// web containers that run what it would start, and reap() removes the rest. close() leaves web containers running.
+// instance, and for app instances what adopt() matches): a restarted platform with the same DATA_DIR adopts the
+// containers of every process type that run what it would start, and reap() removes the rest. close() leaves app
+// instances running.
 import { randomUUID } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { SandboxUnavailableError } from "../errors.ts";
@@ -180,7 +181,7 @@ class DockerDriver implements RuntimeDriver {
       binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
     const web = (spec.process ?? "web") === "web";
-    const labels = web ? adoptionLabels(spec, DATA_PATH) : { [LABEL.process]: spec.process! };
+    const labels = { ...adoptionLabels(spec, DATA_PATH), ...(web ? {} : { [LABEL.process]: spec.process! }) };
     const runtimeEnv: Record<string, string> = web ? { HOME: "/tmp", PORT: String(APP_PORT) } : { HOME: "/tmp" };
     const kind = web ? "web" : "process";
     const running = await this.launch(spec, { kind, image: image.tag, userImage: image.userImage, binds, runtimeEnv, instanceId: spec.instanceId, labels });
@@ -189,7 +190,10 @@ class DockerDriver implements RuntimeDriver {
 
   async adopt(spec: InstanceSpec & { index: number }): Promise<Instance | null> {
     const { [LABEL.deployment]: deployment, [LABEL.fingerprint]: fingerprint } = adoptionLabels(spec, DATA_PATH);
-    const match = [`${LABEL.platform}=${this.platform}`, `${LABEL.app}=${spec.appKey}`, `${LABEL.kind}=web`, `${LABEL.deployment}=${deployment}`, `${LABEL.index}=${spec.index}`, `${LABEL.fingerprint}=${fingerprint}`];
+    const web = (spec.process ?? "web") === "web";
+    const kind: ContainerKind = web ? "web" : "process";
+    const type = web ? [] : [`${LABEL.process}=${spec.process}`];
+    const match = [`${LABEL.platform}=${this.platform}`, `${LABEL.app}=${spec.appKey}`, `${LABEL.kind}=${kind}`, ...type, `${LABEL.deployment}=${deployment}`, `${LABEL.index}=${spec.index}`, `${LABEL.fingerprint}=${fingerprint}`];
     const taken = new Set([...this.running].map((r) => r.container.id));
     const found = await this.docker.listContainers({ filters: JSON.stringify({ label: match, status: ["running"] }) });
     for (const candidate of found.filter((c) => !taken.has(c.Id))) {
@@ -197,7 +201,7 @@ class DockerDriver implements RuntimeDriver {
       const container = await adoptContainer(this.docker, candidate.Id, network, spec.onOutput);
       if (!container) continue;
       if (!this.networks.has(spec.appKey)) this.networks.set(spec.appKey, Promise.resolve(network));
-      this.keep({ appKey: spec.appKey, kind: "web", container });
+      this.keep({ appKey: spec.appKey, kind, container });
       return this.track(spec.appKey, candidate.Labels[LABEL.instance] ?? spec.instanceId, container);
     }
     return null;
@@ -236,18 +240,18 @@ class DockerDriver implements RuntimeDriver {
   }
 
   /**
-   * Stops the builds; web containers keep running, and their networks (the next boot adopts them). Images stay for
-   * the next start; the networks of apps with no web container go (recreated on demand).
+   * Stops the builds and runs; app instances (web and the other process types) keep running, and their networks (the
+   * next boot adopts them). Images stay for the next start; the networks of apps with nothing running go (recreated
+   * on demand).
    */
   async close(): Promise<void> {
-    const web = [...this.running].filter((r) => r.kind === "web");
-    for (const r of web) r.container.detach();
-    // Builds, and the other process types (the engine stopped those already; nothing adopts them).
-    const builds = [...this.running].filter((r) => r.kind !== "web");
+    const instances = [...this.running].filter((r) => r.kind !== "build");
+    for (const r of instances) r.container.detach();
+    const builds = [...this.running].filter((r) => r.kind === "build");
     await Promise.all(builds.map((r) => r.container.signal("SIGKILL").then(() => r.container.exited)));
     this.instances.clear();
     this.running.clear();
-    const kept = new Set(web.map((r) => r.appKey));
+    const kept = new Set(instances.map((r) => r.appKey));
     for (const [appKey, network] of this.networks) {
       if (kept.has(appKey)) continue;
       this.networks.delete(appKey);

@@ -1,8 +1,9 @@
 // The local runtime driver: builds and apps as sandboxed processes on this machine (see bwrap.ts,
 // cgroups.ts, network.ts). Each app holds a slot (slots.ts) from its first run until removeApp: its uid,
 // network namespace and cgroup. Each process gets its own cgroup below the app's with the spec's limits.
-// Inside bubblewrap, app instances outlive the platform (kept.ts): close() leaves web instances running, and the
-// next platform on the same DATA_DIR adopts those that run what it would start, taking over their app's slot.
+// Inside bubblewrap, app instances (web and every other process type) outlive the platform (kept.ts): close()
+// leaves them running, and the next platform on the same DATA_DIR adopts those that run what it would start,
+// taking over their app's slot.
 import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import { createServer } from "node:net";
@@ -49,10 +50,9 @@ interface App {
   running: Set<Launched>;
 }
 
-/** An instance as the driver tracks it: its launch, and whether it is a web one (what close() keeps). */
+/** An instance as the driver tracks it: its launch (a kept one is what close() leaves running). */
 interface LocalInstance extends Instance {
   launched: Launched | KeptLaunch;
-  web: boolean;
 }
 
 const FIRST_PORT = 8000;
@@ -150,7 +150,7 @@ class LocalDriver implements RuntimeDriver {
       const env = { ...this.baseEnv(spec, workDir), ...(web ? { PORT: String(port) } : {}) };
       const record = this.e.bwrap ? { instanceId: spec.instanceId, appKey: spec.appKey, slot: app.slot, process, index: spec.index, fingerprint: instanceFingerprint(spec, DATA_PATH), port } : undefined;
       const { launched, cgroup } = await this.launch(app, { ...spec, workDir, dataDir }, env, record);
-      return this.track(app, spec.instanceId, launched, cgroup, port, web);
+      return this.track(app, spec.instanceId, launched, cgroup, port);
     } catch (error) {
       app.ports.delete(port);
       throw error;
@@ -162,7 +162,8 @@ class LocalDriver implements RuntimeDriver {
     const fingerprint = instanceFingerprint(spec, DATA_PATH);
     this.leftBehind ??= readRecords(this.keptRoot).then((found) => found.records);
     const records = await this.leftBehind;
-    const matches = (r: KeptRecord) => r.appKey === spec.appKey && r.process === "web" && r.index === spec.index && r.fingerprint === fingerprint;
+    const process = spec.process ?? "web";
+    const matches = (r: KeptRecord) => r.appKey === spec.appKey && r.process === process && r.index === spec.index && r.fingerprint === fingerprint;
     for (const record of records.filter((r) => matches(r) && r.monitor.pid > 0 && !this.adopted.has(r.instanceId))) {
       this.adopted.add(record.instanceId);
       const app = await this.adoptApp(record.appKey, record.slot);
@@ -174,7 +175,7 @@ class LocalDriver implements RuntimeDriver {
       }
       app.ports.add(record.port);
       app.running.add(launched);
-      return this.track(app, record.instanceId, launched, cgroup, record.port, true);
+      return this.track(app, record.instanceId, launched, cgroup, record.port);
     }
     return null;
   }
@@ -207,7 +208,7 @@ class LocalDriver implements RuntimeDriver {
     const keptApps = new Set<string>();
     for (const instance of this.instances) {
       const launched = instance.launched;
-      if (!instance.web || !("detach" in launched) || launched.hasExited()) continue;
+      if (!("detach" in launched) || launched.hasExited()) continue;
       launched.detach();
       this.instances.delete(instance);
       keptApps.add(instance.appKey);
@@ -231,7 +232,7 @@ class LocalDriver implements RuntimeDriver {
     return record.cgroup ? new Cgroup(this.e.cgroups, record.cgroup) : undefined;
   }
 
-  private track(app: App, instanceId: string, launched: Launched, cgroup: Cgroup | undefined, port: number, web: boolean): Instance {
+  private track(app: App, instanceId: string, launched: Launched, cgroup: Cgroup | undefined, port: number): Instance {
     const exited = this.finish(app, launched, cgroup).finally(() => {
       app.ports.delete(port);
       this.instances.delete(instance);
@@ -244,7 +245,6 @@ class LocalDriver implements RuntimeDriver {
       exited,
       stop: (graceMs = this.options.graceMs) => this.stop(launched, exited, graceMs),
       launched,
-      web,
     };
     this.instances.add(instance);
     return instance;

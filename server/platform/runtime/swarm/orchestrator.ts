@@ -14,7 +14,7 @@ import type { SandboxLimits } from "../types.ts";
 import { followTaskLogs } from "./logs.ts";
 import { pushImage } from "./registry.ts";
 import { RolloutFailed, waitForRollout } from "./rollout.ts";
-import { LABEL_APP, LABEL_MANAGED, LABEL_PROCESS, serviceName, serviceSpec, type ServiceInput } from "./spec.ts";
+import { LABEL_APP, LABEL_DEPLOYMENT, LABEL_MANAGED, LABEL_PROCESS, serviceName, serviceSpec, type ServiceInput } from "./spec.ts";
 import { TaskWatcher, type TasksListener } from "./tasks.ts";
 
 export { RolloutFailed };
@@ -146,6 +146,12 @@ export class SwarmOrchestrator {
     if (!existing) return ((await this.docker.createService(spec as never)) as { id: string }).id;
     await this.update(existing, spec);
     return existing.ID;
+  }
+
+  /** The app's services of process types beside web as they run: by type, the service and the deployment its tasks run. */
+  async processServicesOf(appKey: string): Promise<Map<string, { id: string; deploymentId: string | null }>> {
+    const services = await this.processServices(appKey);
+    return new Map(services.map((s) => [s.Spec.Labels[LABEL_PROCESS]!, { id: s.ID, deploymentId: s.Spec.TaskTemplate.ContainerSpec.Labels[LABEL_DEPLOYMENT] ?? null }]));
   }
 
   /** Sets the number of tasks of a service by id (0: stopped, the service is kept). */
