@@ -1,7 +1,8 @@
 // The Runs tab of an app's page in Chromium against the real server (serving web/build: run `npm run build:web`
 // first): the tab after Logs at its own address, a command run from the form with its output shown live and its
-// status and exit code in the list, a bad command refused beside its field, and a running run canceled. The
-// commands run as real sandboxed processes in the app's live release.
+// status and exit code in the list, a bad command refused beside its field, a running run canceled, and interactive
+// runs on the tab's terminal (typed input, Ctrl-C). The commands run as real sandboxed processes in the app's live
+// release (on a pty for the terminal's).
 import fs from "node:fs";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -88,5 +89,59 @@ describe("the Runs tab", () => {
     // The earlier run's output again, chosen from the list.
     await list.getByRole("article").filter({ hasText: "hello from a run" }).getByRole("button", { name: /^Output/ }).click();
     await page.getByRole("log", { name: "Run output" }).getByText("hello from a run", { exact: true }).waitFor();
+  });
+});
+
+describe("the Runs tab's terminal", () => {
+  /** Starts `command` with "Interactive terminal" ticked; the terminal's region, once attached. */
+  async function interactiveRun(page: Page, command: string) {
+    await page.getByRole("checkbox", { name: "Interactive terminal" }).check();
+    await page.getByRole("textbox", { name: "Command" }).fill(command);
+    await page.getByRole("button", { name: "Run", exact: true }).click();
+    const terminal = page.getByRole("region", { name: /^Terminal/ });
+    await terminal.getByRole("status").filter({ hasText: "Connected" }).waitFor();
+    return terminal;
+  }
+
+  it("runs a command on a terminal fitted to the page that takes what is typed, shows its output and its exit, and closes", async () => {
+    const page = await signUp();
+    const slug = `tty-ui-${process.pid}`;
+    await deployedApp(page, slug);
+    await page.goto(`/apps/${slug}/runs`);
+    expect(await page.getByRole("checkbox", { name: "Interactive terminal" }).isChecked()).toBe(false);
+
+    const terminal = await interactiveRun(page, "read name; echo hello-$name; stty size");
+    // Focus is in the terminal already: the keyboard types into the command.
+    expect(await page.evaluate(() => !!document.activeElement?.closest(".xterm"))).toBe(true);
+    await page.keyboard.type("world");
+    await page.keyboard.press("Enter");
+    await terminal.locator(".xterm-rows > div", { hasText: "hello-world" }).waitFor();
+    await terminal.getByRole("status").filter({ hasText: "Exited with code 0" }).waitFor();
+    await terminal.locator(".xterm-rows > div", { hasText: "[exited with code 0]" }).waitFor();
+    // The pty took the size the terminal fitted to its box (not the 100x30 it started with).
+    const rows = await terminal.locator(".xterm-rows > div").count();
+    const size = await terminal.locator(".xterm-rows > div", { hasText: /^\d+ \d+\s*$/ }).innerText();
+    expect(size.trim()).toMatch(new RegExp(`^${rows} \\d+$`));
+    expect(size.trim()).not.toBe("30 100");
+    const run = page.getByRole("region", { name: "Runs" }).getByRole("article").filter({ hasText: "hello-$name" });
+    await run.getByText("Succeeded", { exact: true }).waitFor();
+
+    await terminal.getByRole("button", { name: "Close terminal" }).click();
+    await terminal.waitFor({ state: "detached" });
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("run-output-title");
+  });
+
+  it("interrupts a command with Ctrl-C", async () => {
+    const page = await signUp();
+    const slug = `tty-int-${process.pid}`;
+    await deployedApp(page, slug);
+    await page.goto(`/apps/${slug}/runs`);
+
+    const terminal = await interactiveRun(page, "echo ready; sleep 100");
+    await terminal.locator(".xterm-rows > div", { hasText: "ready" }).waitFor();
+    await page.keyboard.press("Control+c");
+    await terminal.getByRole("status").filter({ hasText: "signal SIGINT" }).waitFor();
+    const run = page.getByRole("region", { name: "Runs" }).getByRole("article").filter({ hasText: "sleep 100" });
+    await run.getByText("Failed", { exact: true }).waitFor();
   });
 });

@@ -8,7 +8,18 @@ export interface NewRun {
   command: string;
   /** Null: the default (3600 s). */
   timeoutSeconds: number | null;
+  /** On a terminal: the run waits (up to 60 s) for one to attach to its attachUrl. */
+  interactive: boolean;
 }
+
+/** A started run; attachUrl only for an interactive one, whose terminal attaches there. */
+export interface StartedRun {
+  id: string;
+  attachUrl: string | null;
+}
+
+/** The pty's size until the terminal, once fitted to the page, sends its own. */
+export const INITIAL_TERMINAL = { cols: 100, rows: 30 };
 
 const StartMutation = graphql(`
   mutation StartRun($slug: String!, $input: StartRunInput!) {
@@ -16,6 +27,7 @@ const StartMutation = graphql(`
       __typename
       ... on Run {
         id
+        attachUrl
       }
       ...ErrorFields
     }
@@ -47,10 +59,15 @@ const RunCronJobMutation = graphql(`
   }
 `);
 
-/** Starts the run; the form shows a Problem (its fields: command, timeoutSeconds) in place. */
-export async function startRun(slug: string, run: NewRun): Promise<Outcome<{ id: string }>> {
-  const started = await mutate(StartMutation, { slug, input: run }, "startRun", ["Run"]);
-  return started.ok ? started : failed(started.problem);
+/**
+ * Starts the run; the form shows a Problem (its fields: command, timeoutSeconds) in place, as it does the conflict
+ * of a runtime that cannot attach a terminal.
+ */
+export async function startRun(slug: string, run: NewRun): Promise<Outcome<StartedRun>> {
+  const { interactive, ...plain } = run;
+  const input = interactive ? { ...plain, interactive, ...INITIAL_TERMINAL } : plain;
+  const started = await mutate(StartMutation, { slug, input }, "startRun", ["Run"]);
+  return started.ok ? { ok: true, value: { id: started.value.id, attachUrl: started.value.attachUrl ?? null } } : failed(started.problem);
 }
 
 export async function cancelRun(slug: string, id: string): Promise<Outcome> {
