@@ -3,7 +3,7 @@
 // no restart, no gap. One that does not pass its health check within a short while is stopped and started afresh.
 import { waitUntilHealthy } from "./health.ts";
 import type { HealthProbe } from "./health-settings.ts";
-import { replicaName, type Replica } from "./replicas.ts";
+import { moveReplica, replicaName, type Replica } from "./replicas.ts";
 
 /** An adopted instance has been serving: it answers at once, or something is wrong with it. */
 const ADOPT_ANSWER_MS = 5000;
@@ -14,7 +14,7 @@ export async function adoptReplicas(indexes: number[], adoptOne: (index: number)
   const answering = await Promise.all(found.map((replica) => waitUntilHealthy(replica, probe, ADOPT_ANSWER_MS).then(() => true, () => false)));
   const adopted = found.filter((_, i) => answering[i]);
   await Promise.all(found.filter((_, i) => !answering[i]).map((replica) => replica.instance.stop(stopGraceMs).catch(() => {})));
-  for (const replica of adopted) replica.health = "healthy";
+  for (const replica of adopted) moveReplica(replica, "passed");
   return adopted;
 }
 

@@ -6,7 +6,7 @@
 import type { Clock } from "./clock.ts";
 import { check } from "./health.ts";
 import { describeProbe, type HealthProbe } from "./health-settings.ts";
-import type { Replica } from "./replicas.ts";
+import { moveReplica, type Replica } from "./replicas.ts";
 
 export interface HealthCheckOptions {
   /** Failed checks in a row that take an instance out of rotation. */
@@ -44,9 +44,7 @@ export class HealthMonitor {
   /** The router could not reach it: out of rotation now, back once a check passes. */
   markFailed(replica: Replica, why: string): void {
     replica.failures = Math.max(replica.failures, this.options.failures);
-    if (replica.health !== "healthy") return;
-    replica.health = "unhealthy";
-    this.changed(replica, why);
+    if (moveReplica(replica, "failing")) this.changed(replica, why);
   }
 
   private schedule(): void {
@@ -70,22 +68,17 @@ export class HealthMonitor {
   private async check(replica: Replica, probe: HealthProbe): Promise<void> {
     const { host, port } = replica.instance.target;
     const result = await check(host, port, probe);
-    if (replica.exit !== undefined) return;
     if (result.ok) {
       replica.failures = 0;
-      if (replica.health !== "healthy") {
-        replica.health = "healthy";
-        this.changed(replica, "it passes its health check again: back in rotation");
-      }
+      if (moveReplica(replica, "passed")) this.changed(replica, "it passes its health check again: back in rotation");
       return;
     }
+    if (replica.state === "exited") return;
     replica.failures += 1;
-    if (replica.health === "healthy" && replica.failures >= this.options.failures) {
-      replica.health = "unhealthy";
+    if (replica.failures >= this.options.failures && moveReplica(replica, "failing")) {
       this.changed(replica, `failed ${replica.failures} health checks in a row (${describeProbe(probe)}: it ${result.detail}): out of rotation until it passes again`);
     }
-    if (this.options.restartAfter > 0 && replica.failures >= this.options.restartAfter && !replica.stuck) {
-      replica.stuck = true;
+    if (this.options.restartAfter > 0 && replica.failures >= this.options.restartAfter && moveReplica(replica, "stuck")) {
       this.stuck(replica, `failed ${replica.failures} health checks in a row: restarting it`);
     }
   }

@@ -8,8 +8,7 @@ import type { Upstream } from "./router/types.ts";
 import type { ProcessLog } from "./logs/sink.ts";
 import type { ProcessCommands, WebProcess } from "./builders/types.ts";
 import type { Release } from "./supervisor.ts";
-
-export type ReplicaHealth = "starting" | "healthy" | "unhealthy";
+import { nextWebState, type WebEvent, type WebState } from "./processes/instance-states.ts";
 
 export interface Replica {
   /** 1-based: web.1, web.2, … */
@@ -17,20 +16,19 @@ export interface Replica {
   instance: Instance;
   log: ProcessLog;
   startedAt: number;
-  health: ReplicaHealth;
+  /** Moved only by moveReplica(), along WEB_TRANSITIONS. */
+  state: WebState;
   /** Health checks failed in a row. */
   failures: number;
-  /** Set when its process exited (how), even before it took traffic. */
+  /** How its process exited, once it did (even before it took traffic). */
   exit?: string;
-  /** Stopped by the health monitor for failing too long; its exit is awaited. */
-  stuck?: boolean;
 }
 
 /** What the GraphQL App.processes field shows of each instance. */
 export interface ReplicaStatus {
   index: number;
   instanceId: string;
-  state: ReplicaHealth | "crashed";
+  state: Exclude<WebState, "exited"> | "crashed";
   startedAt: Date | null;
   /** Failures in a row of this instance (exits, starts that did not answer). */
   restarts: number;
@@ -39,13 +37,21 @@ export interface ReplicaStatus {
 export const replicaName = (index: number) => `web.${index}`;
 
 export function alive(replica: Replica | undefined): replica is Replica {
-  return !!replica && replica.exit === undefined;
+  return !!replica && replica.state !== "exited";
+}
+
+/** Moves the replica along WEB_TRANSITIONS; false when its state ignores the event. */
+export function moveReplica(replica: Replica, event: WebEvent): boolean {
+  const next = nextWebState(replica.state, event);
+  if (!next) return false;
+  replica.state = next;
+  return true;
 }
 
 /** Where the router sends requests: the healthy instances, or every running one when none is. */
 export function upstreamsOf(replicas: readonly (Replica | undefined)[]): Upstream[] {
   const running = replicas.filter(alive);
-  const healthy = running.filter((r) => r.health === "healthy");
+  const healthy = running.filter((r) => r.state === "healthy");
   return (healthy.length ? healthy : running).map((r) => ({ host: r.instance.target.host, port: r.instance.target.port, id: r.instance.instanceId }));
 }
 

@@ -11,7 +11,7 @@ import { describeExit, waitUntilHealthy } from "./health.ts";
 import { instanceLogOptions } from "./health-log.ts";
 import type { HealthProbe } from "./health-settings.ts";
 import { HealthMonitor, type HealthCheckOptions } from "./health-monitor.ts";
-import { alive, formatDelay, range, releaseRef, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
+import { alive, formatDelay, moveReplica, range, releaseRef, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
 import type { Clock } from "./clock.ts";
 import { adoptReplicas, adoptedLine } from "./adoption.ts";
 
@@ -160,7 +160,7 @@ export class AppSupervisor implements Runner {
       const up = alive(replica) && now - replica.startedAt >= this.deps.backoff.healthyAfterMs;
       const restarts = up ? 0 : (this.slotCrashes.get(index) ?? 0);
       if (!alive(replica)) return { index, instanceId: "", state: this.starting.has(index) ? "starting" : "crashed", startedAt: null, restarts };
-      return { index, instanceId: replica.instance.instanceId, state: replica.health, startedAt: new Date(replica.startedAt), restarts };
+      return { index, instanceId: replica.instance.instanceId, state: replica.state as ReplicaStatus["state"], startedAt: new Date(replica.startedAt), restarts };
     });
   }
 
@@ -187,7 +187,7 @@ export class AppSupervisor implements Runner {
   /** Resolves once every instance passes its health check (a release that fails on one of them does not go live). */
   async waitHealthy(candidate: Candidate, signal?: AbortSignal): Promise<void> {
     await Promise.all(candidate.replicas.filter(alive).map((r) => waitUntilHealthy(r, this.deps.healthOf(this.app.id, candidate.release.web), this.deps.startTimeoutMs, signal)));
-    for (const replica of candidate.replicas) if (replica) replica.health = "healthy";
+    for (const replica of candidate.replicas) if (replica) moveReplica(replica, "passed");
   }
 
   /** Sends traffic to the candidate; returns the one it replaced, still running until retired. */
@@ -384,10 +384,11 @@ export class AppSupervisor implements Runner {
     };
     const instance = adopt ? await this.deps.driver.adopt?.(spec) : await this.deps.driver.start(spec);
     if (!instance) return null;
-    const replica: Replica = { index, instance, log, startedAt: this.deps.clock.now(), health: "starting", failures: 0 };
+    const replica: Replica = { index, instance, log, startedAt: this.deps.clock.now(), state: "starting", failures: 0 };
     void instance.exited.then((exit) => {
       log.end();
       replica.exit = describeExit(exit);
+      moveReplica(replica, "exited");
       if (this.current === candidate && candidate.replicas[index - 1] === replica) this.replicaCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
     });
     return replica;
@@ -414,7 +415,7 @@ export class AppSupervisor implements Runner {
     if (!wanted()) return void (await replica.instance.stop(this.deps.stopGraceMs));
     candidate.replicas[index - 1] = replica;
     if (replica.exit !== undefined) return this.replicaCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
-    replica.health = "healthy";
+    moveReplica(replica, "passed");
     this.publish();
   }
 

@@ -1,6 +1,8 @@
-// The life of one instance of a process type (worker.1, clock.2, …), as a table a reader can check against the
-// README: every state, the events it reacts to, and where each one leads. An event a state does not list is a
-// no-op (say, a crash of an instance already being stopped is simply its stop).
+// The life of one instance, as tables a reader can check against the README: every state, the events it reacts
+// to, and where each one leads. An event a state does not list is a no-op (say, a crash of an instance already
+// being stopped is simply its stop). Workers (worker.1, clock.2, …) move through INSTANCE_TRANSITIONS, driven by
+// process-group.ts; web instances through WEB_TRANSITIONS, driven by the supervisor and its health monitor (their
+// restarts after a crash are their slot's, so an exited web instance is done: a new one takes its slot).
 export type InstanceState = "starting" | "running" | "crashed" | "stopping" | "stopped";
 
 export type InstanceEvent =
@@ -26,4 +28,30 @@ export const TRANSITIONS: Readonly<Record<InstanceState, Readonly<Partial<Record
 /** Where `event` leads from `state`, or null when that state ignores it. */
 export function nextState(state: InstanceState, event: InstanceEvent): InstanceState | null {
   return TRANSITIONS[state][event] ?? null;
+}
+
+/** A web instance takes traffic while healthy (or, when none of the release's is, while it runs at all). */
+export type WebState = "starting" | "healthy" | "unhealthy" | "stopping" | "exited";
+
+export type WebEvent =
+  /** It passed a health check: the start's, a periodic one, or an adopted instance's first. */
+  | "passed"
+  /** It failed the periodic check `failures` times in a row, or the router could not reach it: out of rotation. */
+  | "failing"
+  /** It kept failing past HEALTHCHECK_RESTART_AFTER: the monitor stops it (its exit is a crash like any other). */
+  | "stuck"
+  /** Its process tree exited, for any reason. */
+  | "exited";
+
+export const WEB_TRANSITIONS: Readonly<Record<WebState, Readonly<Partial<Record<WebEvent, WebState>>>>> = {
+  starting: { passed: "healthy", stuck: "stopping", exited: "exited" },
+  healthy: { failing: "unhealthy", stuck: "stopping", exited: "exited" },
+  unhealthy: { passed: "healthy", stuck: "stopping", exited: "exited" },
+  stopping: { exited: "exited" },
+  exited: {},
+};
+
+/** Where `event` leads a web instance from `state`, or null when that state ignores it. */
+export function nextWebState(state: WebState, event: WebEvent): WebState | null {
+  return WEB_TRANSITIONS[state][event] ?? null;
 }
