@@ -159,13 +159,14 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       await platform.runs.failInterrupted();
       // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
       await syncAllCronJobs(platform.db);
-      platform.cron.start();
       await platform.services.domains.start();
       // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
       if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
       void platform.services.cdn.linkStoredFiles().catch((error: unknown) => app.log.error({ err: error }, "linking stored CDN files for the edge failed"));
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
+      // The leader (the first instance, or the only one) starts cron and scheduled backups.
+      await platform.joinCluster(typeof address === "object" && address ? address.port : config.port);
       // EDGE=caddy: the edge gets the whole table now (rebuilt from the database by boot and domains.start), then
       // every change; the server answers once it has it.
       const edge = createEdge(config, {

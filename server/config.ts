@@ -139,6 +139,7 @@ const schema = z.object({
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
   DEFAULT_MAX_DATABASES: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   DEFAULT_MAX_INSTANCES: z.coerce.number().int().min(1, "expected 1 or more").max(100, "expected 100 or fewer").default(4),
+  CLUSTER_LEASE_SECONDS: z.coerce.number().int("expected a whole number").min(3, "expected 3 or more").max(300, "expected 300 or fewer").default(10),
   HEALTH_CHECK_INTERVAL_MS: positiveInt.default(5000),
   HEALTH_CHECK_TIMEOUT_MS: positiveInt.default(2000),
   HEALTH_CHECK_FAILURES: positiveInt.default(3),
@@ -205,6 +206,8 @@ export interface Config {
   databaseProvider: "sqlite" | "postgresql";
   redisUrl?: string;
   redisKeyPrefix: string;
+  /** How long the leader's lease lasts unless renewed (renewed every third of it): how soon a dead leader is replaced. */
+  clusterLeaseMs: number;
   adminEmails: Set<string>;
   /** Origins allowed to call /api and /graphql from a browser, with a Bearer token only (no credentials). */
   corsOrigins: ReadonlySet<string>;
@@ -316,6 +319,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseProvider: databaseUrl.startsWith("file:") ? "sqlite" : "postgresql",
     redisUrl: e.REDIS_URL,
     redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    clusterLeaseMs: e.CLUSTER_LEASE_SECONDS * 1000,
     mail: { smtpUrl: e.SMTP_URL, from: e.MAIL_FROM ?? `Slipway <no-reply@${new URL(publicUrl).hostname}>` },
     adminEmails: new Set(e.ADMIN_EMAILS.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean)),
     corsOrigins: new Set(e.CORS_ORIGINS.map((o) => o.toLowerCase())),

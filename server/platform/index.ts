@@ -23,6 +23,7 @@ import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 import { createProvisioners } from "./databases/index.ts";
+import { createClusterLease, type ClusterLease } from "./cluster/index.ts";
 
 export interface Platform {
   config: Config;
@@ -34,8 +35,11 @@ export interface Platform {
   engine: HostingEngine;
   /** One-off runs (`slipway run`): beside the engine, through the same runtime driver. */
   runs: OneOffRuns;
-  /** Starts the live releases' cron jobs at their minutes (started once the server listens). */
+  /** Starts the live releases' cron jobs at their minutes (on the leader: see cluster). */
   cron: CronScheduler;
+  /** Makes this instance the leader when no other is (started once the server listens, at its port). */
+  joinCluster(port: number): Promise<void>;
+  cluster: ClusterLease | null;
   storage: ObjectStorage;
   authenticate: Authenticate;
   /** The edge in front (EDGE=caddy), once the server listens: it serves the custom domains' certificates. */
@@ -95,7 +99,6 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   let edge: EdgeDriver | null = null;
   const certificateOf = (hostname: string, verified: boolean) => edge?.certificate(hostname, verified) ?? "none";
   const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, certificateOf, now: () => new Date(clock.now()) });
-  services.backups.start();
   const cron = new CronScheduler({
     db,
     clock,
@@ -105,6 +108,11 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     },
     onError,
   });
+  const leaderWork = [
+    { start: () => cron.start(), stop: () => cron.close() },
+    { start: () => services.backups.start(), stop: () => services.backups.stop() },
+  ];
+  let cluster: ClusterLease | null = null;
   return {
     config,
     db,
@@ -118,7 +126,15 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     useEdge: (front) => void (edge = front),
+    get cluster() {
+      return cluster;
+    },
+    async joinCluster(port) {
+      cluster = createClusterLease({ db, dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, leaderWork, onError }, port);
+      await cluster.start();
+    },
     async close() {
+      await cluster?.close();
       await services.backups.stop();
       await services.domains.stop();
       await cron.close();

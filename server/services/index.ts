@@ -33,6 +33,7 @@ import { createGitHubWebhookService } from "./github-webhooks.ts";
 import { createQuotaRequestService } from "./quota-requests.ts";
 import { createAdminUserService } from "./admin-users.ts";
 import { createAdminStatsService } from "./admin-stats.ts";
+import { createClusterService } from "./cluster.ts";
 import type { Provisioners } from "../platform/databases/index.ts";
 import { createBackupService } from "./backups.ts";
 import { createResourceService } from "./resources.ts";
@@ -92,6 +93,8 @@ export function createServices(deps: ServiceDeps) {
     quotaRequests: createQuotaRequestService({ db, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminUsers: createAdminUserService({ db, engine, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminStats: createAdminStatsService(db),
+    // Real time, as the lease is renewed on it (tests drive cron on a clock of their own).
+    cluster: createClusterService({ db, leaseMs: deps.config.clusterLeaseMs, now: () => new Date() }),
     sessions,
     accountSettings: createAccountSettingsService({ db, accounts, sessions, throttle, verification, audit, mailer: deps.mailer, logger: deps.logger }),
     accountDeletion: createAccountDeletionService({ db, apps, accounts, cdn, audit }),

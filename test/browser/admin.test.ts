@@ -79,6 +79,12 @@ describe("admin console", () => {
     await adminPage.getByTestId("audit-row").filter({ hasText: "admin.quota_request.approve" }).first().waitFor();
     // And the isolation the runtime enforces around every app, as an app's Settings tab shows it.
     await adminPage.getByRole("region", { name: "Isolation" }).getByText(/Runtime driver/).waitFor();
+    // And the cluster: this lone instance leads.
+    const cluster = adminPage.getByRole("region", { name: "Cluster" });
+    const leader = server.slipway.platform.cluster?.leading ? (await server.slipway.platform.services.cluster.view()).leader : null;
+    expect(leader).not.toBeNull();
+    await cluster.getByTestId("cluster-leader").getByText(leader!).waitFor();
+    await cluster.getByTestId("cluster-instance").filter({ hasText: leader! }).getByText("leader").waitFor();
   });
 
   it("the Admin section is not offered to a user, and its page refuses them", async () => {

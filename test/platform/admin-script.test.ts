@@ -45,6 +45,6 @@ describe("npm run admin", { timeout: 120_000 }, () => {
     expect(unknown.stderr).toMatch(/No account uses the email nobody@example.com/);
     const usage = await admin("crown", "someone@example.com");
     expect(usage.code).toBe(64);
-    expect(usage.stderr).toMatch(/usage: npm run admin -- promote <email> \| demote <email>/);
+    expect(usage.stderr).toMatch(/usage: npm run admin -- promote <email> \| demote <email> \| cluster/);
   });
 });

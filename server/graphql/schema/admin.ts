@@ -3,6 +3,7 @@
 // record each action in the audit log (audit.ts reads it).
 import { ConflictError, InvalidRequestError, NotFoundError } from "../../errors.ts";
 import { APP_STATUSES, type AdminStatsService } from "../../services/admin-stats.ts";
+import type { ClusterView } from "../../services/cluster.ts";
 import type { Actor } from "../../services/quota-requests.ts";
 import { builder } from "../builder.ts";
 import type { ViewerContext } from "../context.ts";
@@ -76,6 +77,34 @@ const AdminStats = builder.objectRef<Overview>("AdminStats").implement({
   }),
 });
 
+const ClusterInstanceRef = builder.objectRef<ClusterView["instances"][number]>("ClusterInstance").implement({
+  description: "A Slipway instance on this database, as it last renewed its presence",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "Stable per machine and DATA_DIR" }),
+    address: t.exposeString("address", { description: "host:port it listens on" }),
+    runtime: t.exposeString("runtime"),
+    leader: t.exposeBoolean("leader", { description: "Whether it holds the leader's lease (it runs cron and scheduled backups)" }),
+    startedAt: t.expose("startedAt", { type: "DateTime" }),
+    lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", description: "Renewed every third of the lease term while it runs" }),
+  }),
+});
+const ClusterLeaseRef = builder.objectRef<NonNullable<ClusterView["lease"]>>("ClusterLease").implement({
+  fields: (t) => ({
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When it runs out unless renewed (past: no leader now)" }),
+    renewedAt: t.expose("renewedAt", { type: "DateTime" }),
+  }),
+});
+const ClusterQueue = counts<ClusterView["queue"]>("ClusterQueue", ["pending", "running"]);
+const Cluster = builder.objectRef<ClusterView>("Cluster").implement({
+  description: "The Slipway instances on this database and their leader (REST: GET /api/admin/cluster)",
+  fields: (t) => ({
+    leader: t.exposeID("leader", { nullable: true, description: "The leader's instance id; null while no instance holds a live lease" }),
+    lease: t.expose("lease", { type: ClusterLeaseRef, nullable: true }),
+    instances: t.expose("instances", { type: [ClusterInstanceRef] }),
+    queue: t.expose("queue", { type: ClusterQueue, description: "Deployments waiting (pending) and being built or started (running)" }),
+  }),
+});
+
 const ApprovalDecisionEnum = builder.enumType("ApprovalDecision", { values: ["approve", "reject"] as const });
 const QuotaDecisionEnum = builder.enumType("QuotaDecision", { values: ["approve", "deny"] as const });
 
@@ -103,6 +132,10 @@ builder.queryFields((t) => ({
   adminStats: t.withAuth(ADMIN).field({
     type: AdminStats,
     resolve: (_root, _args, ctx) => ctx.services.adminStats.overview(),
+  }),
+  cluster: t.withAuth(ADMIN).field({
+    type: Cluster,
+    resolve: (_root, _args, ctx) => ctx.services.cluster.view(),
   }),
   adminUsers: t.withAuth(ADMIN).prismaField({
     type: ["User"],

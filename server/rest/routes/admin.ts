@@ -15,6 +15,16 @@ export const adminRoutes: RestRoute[] = [
   },
   {
     method: "GET",
+    path: "/api/admin/cluster",
+    tag: "admin",
+    summary: "The Slipway instances on this database, the leader (null: none holds a live lease) and its lease, the deployments' queue",
+    document: `query Cluster { cluster {
+      leader lease { expiresAt renewedAt }
+      instances { id address runtime leader startedAt lastSeenAt }
+      queue { pending running } } }`,
+  },
+  {
+    method: "GET",
     path: "/api/admin/users",
     tag: "admin",
     summary: "Accounts with their quota, newest first, 40 at a time: `q` (part of email or name), `status`, `role`, `after` (last id)",

@@ -1,0 +1,111 @@
+// Leader election through the database every instance shares: one row per lease, taken by an instance when it is
+// free or expired, renewed by its holder every third of its term. A holder that cannot renew (it lost the
+// database, a query hangs) steps down a third of a term before its lease runs out, on a timer of its own, so two
+// instances never both lead while their clocks agree within that third. Each renewal also marks the instance as seen
+// (ClusterInstance), which is how GET /api/admin/cluster lists the instances.
+import type { Db } from "../../db/client.ts";
+import type { Clock } from "../../hosting/clock.ts";
+
+export interface InstanceInfo {
+  /** Stable per machine and DATA_DIR (clusterInstanceId). */
+  id: string;
+  address: string;
+  runtime: string;
+}
+
+export interface LeaseDeps {
+  db: Db;
+  clock: Clock;
+  instance: InstanceInfo;
+  ttlMs: number;
+  /** The instance became the leader (true) or stopped being it (false). */
+  onChange(leading: boolean): void;
+  onError(error: unknown, message: string): void;
+}
+
+export const ENGINE_LEASE = "engine";
+
+export class ClusterLease {
+  /** This boot's holder name: a restarted instance waits for its previous lease to run out, as any other would. */
+  private readonly holder: string;
+  private readonly startedAt: Date;
+  private renewTimer: unknown = null;
+  /** Fires when this instance's hold runs out unrenewed (a lost database, a stall): it steps down. */
+  private stepDownTimer: unknown = null;
+  private closed = false;
+
+  constructor(private readonly deps: LeaseDeps) {
+    this.startedAt = new Date(deps.clock.now());
+    this.holder = `${deps.instance.id}/${this.startedAt.getTime().toString(36)}`;
+  }
+
+  get leading(): boolean {
+    return this.stepDownTimer !== null;
+  }
+
+  /** Tries at once (resolves after the first try), then every third of the term. */
+  start(): Promise<void> {
+    return this.renew();
+  }
+
+  /** One round: be seen, then take or renew the lease (or learn that another instance holds it). */
+  async renew(): Promise<void> {
+    if (this.closed) return;
+    const now = this.deps.clock.now();
+    try {
+      await this.seen(now);
+      if (await this.take(now)) this.held();
+      else this.stepDown();
+    } catch (error) {
+      // Unknown whether it still holds: it leads on until its hold runs out (stepDownTimer).
+      this.deps.onError(error, "renewing the cluster lease failed");
+    } finally {
+      if (!this.closed) this.renewTimer = this.deps.clock.setTimeout(() => void this.renew(), this.deps.ttlMs / 3);
+    }
+  }
+
+  /** Stops renewing; a held lease is given up at once (another instance leads from its next round). */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.renewTimer !== null) this.deps.clock.clearTimeout(this.renewTimer);
+    const { db, instance } = this.deps;
+    if (this.leading) await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, holder: this.holder }, data: { expiresAt: new Date(0) } }).catch(() => {});
+    await db.clusterInstance.deleteMany({ where: { id: instance.id } }).catch(() => {});
+    this.stepDown();
+  }
+
+  /** Whether this instance holds the lease now: renewed, or taken because it was free or expired. */
+  private async take(now: number): Promise<boolean> {
+    const { db, ttlMs } = this.deps;
+    const expiresAt = new Date(now + ttlMs);
+    const taken = await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, OR: [{ holder: this.holder }, { expiresAt: { lt: new Date(now) } }] }, data: { holder: this.holder, expiresAt } });
+    if (taken.count === 1) return true;
+    // No lease yet: the first to create it leads; the others lose on its primary key.
+    if (await db.clusterLease.findUnique({ where: { name: ENGINE_LEASE }, select: { name: true } })) return false;
+    return db.clusterLease.create({ data: { name: ENGINE_LEASE, holder: this.holder, expiresAt } }).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  private async seen(now: number): Promise<void> {
+    const { instance } = this.deps;
+    const row = { address: instance.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now) };
+    await this.deps.db.clusterInstance.upsert({ where: { id: instance.id }, create: { id: instance.id, ...row }, update: row });
+  }
+
+  /** Renewed: the hold lasts two thirds of a term from now, a third before the lease itself runs out. */
+  private held(): void {
+    const was = this.leading;
+    if (this.stepDownTimer !== null) this.deps.clock.clearTimeout(this.stepDownTimer);
+    this.stepDownTimer = this.deps.clock.setTimeout(() => this.stepDown(), (this.deps.ttlMs * 2) / 3);
+    if (!was) this.deps.onChange(true);
+  }
+
+  private stepDown(): void {
+    if (this.stepDownTimer === null) return;
+    this.deps.clock.clearTimeout(this.stepDownTimer);
+    this.stepDownTimer = null;
+    this.deps.onChange(false);
+  }
+}
