@@ -40,4 +40,9 @@ export class FakeClock implements Clock {
   get pending(): number {
     return this.timers.size;
   }
+
+  /** Whether a timer is set to fire at exactly `time`. */
+  hasTimerAt(time: number): boolean {
+    return [...this.timers].some((t) => t.at === time);
+  }
 }

@@ -54,7 +54,10 @@ export class ClusterLease {
     const now = this.deps.clock.now();
     try {
       await this.seen(now);
-      if (await this.take(now)) this.held();
+      const holds = await this.take(now);
+      // Closed meanwhile: close() gave the lease up already.
+      if (this.closed) return;
+      if (holds) this.held();
       else this.stepDown();
     } catch (error) {
       // Unknown whether it still holds: it leads on until its hold runs out (stepDownTimer).
