@@ -155,6 +155,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     async listen() {
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running
       // apps come back in the background (their page says deploying until they answer).
+      // Before any app starts: an instance that may not run beside the others on this database stops here.
+      await platform.checkCluster();
       await platform.engine.boot();
       await platform.runs.failInterrupted();
       // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.

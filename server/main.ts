@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig } from "./config.ts";
 import { buildSlipway } from "./app.ts";
+import { ClusterTopologyError } from "./platform/cluster/index.ts";
 
 async function main() {
   let config;
@@ -13,7 +14,13 @@ async function main() {
     throw error;
   }
   const slipway = await buildSlipway(config);
-  await slipway.listen();
+  try {
+    await slipway.listen();
+  } catch (error) {
+    if (!(error instanceof ClusterTopologyError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
   slipway.app.log.info(`Slipway is serving ${config.publicUrl} (database: ${config.databaseProvider})`);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.once(signal, () => void slipway.close().then(() => process.exit(0)));

@@ -23,7 +23,7 @@ import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 import { createProvisioners } from "./databases/index.ts";
-import { createClusterLease, type ClusterLease } from "./cluster/index.ts";
+import { createClusterLease, refuseSplitLocalRuntime, type ClusterLease } from "./cluster/index.ts";
 
 export interface Platform {
   config: Config;
@@ -37,6 +37,8 @@ export interface Platform {
   runs: OneOffRuns;
   /** Starts the live releases' cron jobs at their minutes (on the leader: see cluster). */
   cron: CronScheduler;
+  /** Throws ClusterTopologyError when this instance may not run beside the others on this database (before boot). */
+  checkCluster(): Promise<void>;
   /** Makes this instance the leader when no other is (started once the server listens, at its port). */
   joinCluster(port: number): Promise<void>;
   cluster: ClusterLease | null;
@@ -129,6 +131,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     get cluster() {
       return cluster;
     },
+    checkCluster: () => refuseSplitLocalRuntime(db, { dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs }),
     async joinCluster(port) {
       cluster = createClusterLease({ db, dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, leaderWork, onError }, port);
       await cluster.start();

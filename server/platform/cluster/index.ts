@@ -1,6 +1,7 @@
 // Several Slipway instances on one database: which one this is, and the lease that makes one of them the leader.
 // The leader runs what must run once per cluster: the cron scheduler and scheduled database backups (both also
-// claim each run in the database or Redis, so a leadership change never runs one twice).
+// claim each run in the database or Redis, so a leadership change never runs one twice). The local runtime runs
+// apps on its own machine: instances on other machines with it would split the apps, so that topology is refused.
 import { createHash } from "node:crypto";
 import os from "node:os";
 import path from "node:path";
@@ -25,6 +26,24 @@ export interface ClusterDeps {
   onError(error: unknown, message: string): void;
   clock?: Clock;
 }
+
+export class ClusterTopologyError extends Error {}
+
+/**
+ * Throws when this instance and another one seen within a lease term are on different machines and either runs
+ * apps with the local runtime (each would run its apps on its own machine, out of the other's reach).
+ */
+export async function refuseSplitLocalRuntime(db: Db, self: { dataDir: string; runtime: string; leaseMs: number }, now = Date.now()): Promise<void> {
+  const others = await db.clusterInstance.findMany({ where: { id: { not: clusterInstanceId(self.dataDir) }, lastSeenAt: { gte: new Date(now - self.leaseMs) } } });
+  const here = os.hostname();
+  const split = others.find((other) => hostOf(other.address) !== here && (self.runtime === "local" || other.runtime === "local"));
+  if (!split) return;
+  throw new ClusterTopologyError(
+    `Another Slipway instance uses this database from another machine (${split.address}, RUNTIME=${split.runtime}), and RUNTIME=local runs each instance's apps on its own machine: apps would be split between them. Run several instances with RUNTIME=docker (one Docker engine every instance reaches) or RUNTIME=swarm, or stop the other instance.`,
+  );
+}
+
+const hostOf = (address: string) => address.slice(0, address.lastIndexOf(":"));
 
 /** The lease of this instance, reachable at `port` on this machine; start() once the server listens. */
 export function createClusterLease(deps: ClusterDeps, port: number): ClusterLease {
