@@ -7,7 +7,7 @@ import type { Instance, ReleaseRef } from "../platform/runtime/types.ts";
 import type { Upstream } from "./router/types.ts";
 import type { ProcessLog } from "./logs/sink.ts";
 import type { ProcessCommands, WebProcess } from "./builders/types.ts";
-import type { Release } from "./supervisor.ts";
+import type { Release } from "./release.ts";
 import { nextWebState, type WebEvent, type WebState } from "./processes/instance-states.ts";
 
 export interface Replica {

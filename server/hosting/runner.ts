@@ -3,7 +3,8 @@
 // contract; each implementation decides how its runtime does each thing, so no caller branches on which it is.
 import type { DeployContext, Step } from "./deploy/types.ts";
 import type { ReplicaStatus } from "./replicas.ts";
-import type { Candidate, Release } from "./supervisor.ts";
+import type { Release } from "./release.ts";
+import type { Candidate } from "./supervisor.ts";
 
 export interface Runner {
   readonly app: { id: string; slug: string };

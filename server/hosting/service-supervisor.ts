@@ -22,7 +22,7 @@ import type { LogStore } from "./logs/store.ts";
 import type { MemoryRouteTable } from "./routes.ts";
 import type { HostingState } from "./state.ts";
 import type { ReplicaStatus } from "./replicas.ts";
-import type { Release } from "./supervisor.ts";
+import type { Release } from "./release.ts";
 import path from "node:path";
 
 export interface ServiceSupervisorDeps {

@@ -1,39 +1,32 @@
 // Keeps one app's live release running as `instances` instances (web.1 … web.N). A new release takes traffic
 // once every one of its instances passes its health check; the ones it replaces drain, then stop. An instance
-// that exits on its own is restarted alone with exponential back-off, the others serving meanwhile; the app is
-// CRASHED only while none serves. The back-off resets after a healthy period and on a new release. Scaling
-// starts instances and adds them to the route once they answer, or takes them out of the route, drains and
-// stops them. Runtime state (instances, crash counts, timers) lives here, in memory, never in the database.
-import { processEnv, type ProcessCommands, type WebProcess } from "./builders/types.ts";
+// that exits on its own is restarted alone with exponential back-off, the others serving meanwhile
+// (crash-recovery.ts); the app is CRASHED only while none serves. Scaling starts instances and adds them to the
+// route once they answer, or takes them out of the route, drains and stops them. Runtime state (instances, crash
+// counts, timers) lives here and in crash-recovery.ts, in memory, never in the database.
+import type { WebProcess } from "./builders/types.ts";
 import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployError } from "./errors.ts";
-import { describeExit, waitUntilHealthy } from "./health.ts";
-import { instanceLogOptions } from "./health-log.ts";
+import { waitUntilHealthy } from "./health.ts";
 import type { HealthProbe } from "./health-settings.ts";
 import { HealthMonitor, type HealthCheckOptions } from "./health-monitor.ts";
-import { alive, formatDelay, moveReplica, range, releaseRef, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
+import { alive, moveReplica, range, replicaName, upstreamsOf, type Replica, type ReplicaStatus } from "./replicas.ts";
 import type { Clock } from "./clock.ts";
 import { adoptReplicas, adoptedLine } from "./adoption.ts";
 
 export { systemClock, type Clock } from "./clock.ts";
-import { processLog } from "./logs/sink.ts";
+export type { Release } from "./release.ts";
+import type { Release } from "./release.ts";
 import type { Redact } from "./logs/redact.ts";
 import type { LogStore } from "./logs/store.ts";
 import type { MemoryRouteTable } from "./routes.ts";
 import type { HostingState } from "./state.ts";
-import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { CrashRecovery } from "./crash-recovery.ts";
+import { spawnReplica } from "./spawn.ts";
 import { buildAndRelease, restartRelease } from "./deploy/pipeline.ts";
 import type { DeployContext } from "./deploy/types.ts";
 import type { Runner } from "./runner.ts";
-
-export interface Release {
-  deploymentId: string;
-  dir: string;
-  web: WebProcess;
-  /** The Procfile's types beside web (hosting/processes/workers.ts runs them). */
-  processes?: ProcessCommands;
-}
 
 export interface SupervisorDeps {
   driver: RuntimeDriver;
@@ -76,14 +69,7 @@ export class AppSupervisor implements Runner {
   private current: Candidate | null = null;
   /** The release to bring back after a failed start or a stop, while nothing is current. */
   private crashed: Release | null = null;
-  /** Starts of the whole release failed in a row (nothing current). */
-  private crashes = 0;
-  private restartTimer: unknown = null;
-  /** Per instance index: failures in a row, and the pending restart. */
-  private readonly slotCrashes = new Map<number, number>();
-  private readonly slotTimers = new Map<number, unknown>();
-  /** Instance indexes of the live release being started (after a crash, or scaling up). */
-  private readonly starting = new Set<number>();
+  private readonly recovery: CrashRecovery;
   private stopped = false;
   /** Bumped by every switch of the route and every stop: a relaunch started before one of them must not go live. */
   private epoch = 0;
@@ -118,6 +104,25 @@ export class AppSupervisor implements Runner {
         void replica.instance.stop(this.deps.stopGraceMs).catch((error: unknown) => this.deps.onError(error, `stopping a stuck instance of ${this.app.slug}`));
       },
     );
+    this.recovery = new CrashRecovery({
+      clock: deps.clock,
+      backoff: deps.backoff,
+      startTimeoutMs: deps.startTimeoutMs,
+      stopGraceMs: deps.stopGraceMs,
+      relaunch: (release) => this.relaunch(release),
+      stillCrashed: (release) => !this.stopped && this.crashed === release,
+      showCrashed: () => {
+        deps.routes.unavailable(app.slug, "CRASHED");
+        void deps.state.setAppStatus(app.id, "CRASHED");
+      },
+      spawn: (candidate, index) => this.spawn(candidate, index),
+      healthOf: (release) => deps.healthOf(app.id, release.web),
+      stillWanted: (candidate, index) => !this.stopped && this.current === candidate && index <= this.wanted && !candidate.replicas[index - 1],
+      didNotStart: (error) => this.didNotStart(error),
+      publish: () => this.publish(),
+      log: (line, release) => this.system(line, release),
+      changed: () => void deps.state.changed(app.id),
+    });
   }
 
   get liveRelease(): Release | null {
@@ -140,8 +145,7 @@ export class AppSupervisor implements Runner {
 
   /** Failures in a row of the instance that failed most; an instance up for the healthy period has cleared them. */
   get restarts(): number {
-    if (!this.current) return this.crashes;
-    return Math.max(0, ...this.processes().map((p) => p.restarts));
+    return this.recovery.restartsOf(this.current);
   }
 
   /** Stopped by its owner (or being deleted): nothing restarts it until the next deploy or restart. */
@@ -151,17 +155,7 @@ export class AppSupervisor implements Runner {
 
   /** The live release's instances, for the app's details. */
   processes(): ReplicaStatus[] {
-    const current = this.current;
-    if (!current || current.root) return [];
-    const now = this.deps.clock.now();
-    // Array.from, not map: an instance being started is a hole in the array.
-    return Array.from(current.replicas, (replica, i) => {
-      const index = i + 1;
-      const up = alive(replica) && now - replica.startedAt >= this.deps.backoff.healthyAfterMs;
-      const restarts = up ? 0 : (this.slotCrashes.get(index) ?? 0);
-      if (!alive(replica)) return { index, instanceId: "", state: this.starting.has(index) ? "starting" : "crashed", startedAt: null, restarts };
-      return { index, instanceId: replica.instance.instanceId, state: replica.state as ReplicaStatus["state"], startedAt: new Date(replica.startedAt), restarts };
-    });
+    return this.recovery.statuses(this.current);
   }
 
   /** New env vars: what is running (or starting) now has the old ones. */
@@ -193,11 +187,8 @@ export class AppSupervisor implements Runner {
   /** Sends traffic to the candidate; returns the one it replaced, still running until retired. */
   promote(candidate: Candidate): Candidate | null {
     const previous = this.current;
-    if (this.liveRelease?.deploymentId !== candidate.release.deploymentId) {
-      this.crashes = 0;
-      this.slotCrashes.clear();
-    }
-    this.cancelRestarts();
+    if (this.liveRelease?.deploymentId !== candidate.release.deploymentId) this.recovery.newRelease();
+    this.recovery.cancelAll();
     this.epoch += 1;
     this.current = candidate;
     this.crashed = null;
@@ -205,7 +196,7 @@ export class AppSupervisor implements Runner {
     this.serving = null;
     this.publish();
     // Some died between their answer and the switch: crashes like any other.
-    for (const replica of candidate.replicas) if (replica?.exit !== undefined) this.replicaCrashed(candidate, replica.index, `the process exited (${replica.exit})`, replica.startedAt);
+    for (const replica of candidate.replicas) if (replica?.exit !== undefined) this.recovery.instanceCrashed(candidate, replica.index, `the process exited (${replica.exit})`, replica.startedAt);
     if (!candidate.root) this.monitor.start();
     // The env vars changed while it started: start it again with the new ones.
     if (candidate.envVersion !== this.envVersion) void this.bringBack(candidate.release);
@@ -270,7 +261,7 @@ export class AppSupervisor implements Runner {
   async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
     this.stopped = true;
     this.epoch += 1;
-    this.cancelRestarts();
+    this.recovery.cancelAll();
     this.monitor.stop();
     const running = this.current;
     this.crashed = running?.release ?? this.crashed;
@@ -300,7 +291,7 @@ export class AppSupervisor implements Runner {
     this.promote(candidate);
     await this.deps.routes.flush();
     await this.deps.state.setAppStatus(this.app.id, "RUNNING", release.deploymentId);
-    for (const index of missing) void this.restartSlot(candidate, index);
+    for (const index of missing) void this.recovery.restartInstance(candidate, index);
     return true;
   }
 
@@ -325,7 +316,7 @@ export class AppSupervisor implements Runner {
   private detach(): void {
     this.stopped = true;
     this.epoch += 1;
-    this.cancelRestarts();
+    this.recovery.cancelAll();
     this.monitor.stop();
   }
 
@@ -337,7 +328,7 @@ export class AppSupervisor implements Runner {
     } catch (error) {
       const why = this.didNotStart(error);
       if (this.stopped) return;
-      if (!this.current) return this.retryLater(release, why);
+      if (!this.current) return this.recovery.retryRelease(release, why);
       this.system(`Restart failed: ${why}. The running instances keep serving.`, release);
     }
   }
@@ -349,10 +340,10 @@ export class AppSupervisor implements Runner {
     if (this.wanted > have) {
       current.replicas.length = this.wanted;
       this.system(`Scaling to ${this.wanted} instances: starting ${range(have + 1, this.wanted).map(replicaName).join(", ")}.`);
-      await Promise.all(range(have + 1, this.wanted).map((index) => this.restartSlot(current, index)));
+      await Promise.all(range(have + 1, this.wanted).map((index) => this.recovery.restartInstance(current, index)));
     } else if (this.wanted < have) {
       const removed = current.replicas.splice(this.wanted);
-      for (const index of range(this.wanted + 1, have)) this.cancelSlot(index);
+      for (const index of range(this.wanted + 1, have)) this.recovery.cancelInstance(index);
       this.system(`Scaling to ${this.wanted} instance${this.wanted === 1 ? "" : "s"}: ${range(this.wanted + 1, have).map(replicaName).join(", ")} leave the route, then stop.`);
       this.publish();
       await this.deps.routes.flush();
@@ -360,79 +351,17 @@ export class AppSupervisor implements Runner {
     }
   }
 
-  /**
-   * Spawns one instance of the candidate's release, its output logged under its index; with `adopt`, takes the one an
-   * earlier platform left running instead (null: none runs what this start would).
-   */
+  /** Spawns instance `index` of the candidate's release, or takes it over with `adopt` (spawn.ts); its exit while live is a crash. */
   private async spawn(candidate: Candidate, index: number, env?: Record<string, string>, adopt?: "adopt"): Promise<Replica>;
   private async spawn(candidate: Candidate, index: number, env: Record<string, string>, adopt: "adopt"): Promise<Replica | null>;
   private async spawn(candidate: Candidate, index: number, env?: Record<string, string>, adopt?: "adopt"): Promise<Replica | null> {
-    const release = candidate.release;
-    const log = processLog(this.deps.logs, { appId: this.app.id, kind: "runtime", deploymentId: release.deploymentId, instance: index }, () => this.deps.redactorOf(this.app.id), instanceLogOptions(() => this.deps.healthOf(this.app.id, release.web).path));
-    const spec = {
-      appKey: this.app.id,
-      instanceId: randomUUID(),
-      index,
-      workDir: release.dir,
-      dataDir: this.deps.dataDirOf(this.app.id),
-      argv: release.web.kind === "static" ? [] : release.web.argv,
-      // DYNO, as on Heroku: which instance it is.
-      env: { ...processEnv(release.web, env ?? (await this.deps.envOf(this.app.id))), DYNO: replicaName(index) },
-      limits: this.deps.limits,
-      onOutput: log.sink,
-      release: releaseRef(this.app.slug, candidate.release.dir),
-    };
-    const instance = adopt ? await this.deps.driver.adopt?.(spec) : await this.deps.driver.start(spec);
-    if (!instance) return null;
-    const replica: Replica = { index, instance, log, startedAt: this.deps.clock.now(), state: "starting", failures: 0 };
-    void instance.exited.then((exit) => {
-      log.end();
-      replica.exit = describeExit(exit);
-      moveReplica(replica, "exited");
-      if (this.current === candidate && candidate.replicas[index - 1] === replica) this.replicaCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
+    return spawnReplica(this.deps, this.app, candidate.release, index, {
+      env,
+      adopt,
+      onExit: (replica) => {
+        if (this.current === candidate && candidate.replicas[index - 1] === replica) this.recovery.instanceCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
+      },
     });
-    return replica;
-  }
-
-  /** Starts instance `index` of the live release again (a crash's restart, or a new one when scaling up). */
-  private async restartSlot(candidate: Candidate, index: number): Promise<void> {
-    this.slotTimers.delete(index);
-    const wanted = () => !this.stopped && this.current === candidate && index <= this.wanted && !candidate.replicas[index - 1];
-    if (!wanted()) return;
-    let replica: Replica | undefined;
-    this.starting.add(index);
-    void this.deps.state.changed(this.app.id);
-    try {
-      replica = await this.spawn(candidate, index);
-      await waitUntilHealthy(replica, this.deps.healthOf(this.app.id, candidate.release.web), this.deps.startTimeoutMs);
-    } catch (error) {
-      await replica?.instance.stop(this.deps.stopGraceMs).catch(() => {});
-      if (wanted()) this.replicaCrashed(candidate, index, this.didNotStart(error));
-      return;
-    } finally {
-      this.starting.delete(index);
-    }
-    if (!wanted()) return void (await replica.instance.stop(this.deps.stopGraceMs));
-    candidate.replicas[index - 1] = replica;
-    if (replica.exit !== undefined) return this.replicaCrashed(candidate, index, `the process exited (${replica.exit})`, replica.startedAt);
-    moveReplica(replica, "passed");
-    this.publish();
-  }
-
-  /** An instance of the live release is gone: the others keep serving; it starts again after its back-off. */
-  private replicaCrashed(candidate: Candidate, index: number, why: string, startedAt?: number): void {
-    if (startedAt !== undefined && this.deps.clock.now() - startedAt >= this.deps.backoff.healthyAfterMs) this.slotCrashes.set(index, 0);
-    candidate.replicas[index - 1] = undefined;
-    const failures = (this.slotCrashes.get(index) ?? 0) + 1;
-    this.slotCrashes.set(index, failures);
-    const delay = this.backoffDelay(failures);
-    const others = candidate.replicas.filter(alive).map((r) => replicaName(r.index));
-    const who = candidate.replicas.length > 1 ? `${replicaName(index)}: ` : "";
-    const serving = others.length ? ` ${others.join(", ")} keep${others.length === 1 ? "s" : ""} serving.` : "";
-    this.system(`Crashed: ${who}${why}. Restarting in ${formatDelay(delay)} (failure ${failures} in a row).${serving}`, candidate.release);
-    this.publish();
-    this.cancelSlot(index);
-    this.slotTimers.set(index, this.deps.clock.setTimeout(() => void this.restartSlot(candidate, index), delay));
   }
 
   /** Routes the app as its live release stands: its serving instances, its static folder, or the crashed page. */
@@ -460,43 +389,10 @@ export class AppSupervisor implements Runner {
     this.deps.logs.append(this.app.id, { kind: "runtime", stream: "system", deploymentId: release?.deploymentId ?? null, line });
   }
 
-  private backoffDelay(failures: number): number {
-    return Math.min(this.deps.backoff.baseMs * 2 ** (failures - 1), this.deps.backoff.maxMs);
-  }
-
   /** Why a start failed, in words for the app's log (an unexpected error goes to the operator's log instead). */
   private didNotStart(error: unknown): string {
     if (error instanceof DeployError) return `it did not start: ${error.message}`;
     this.deps.onError(error, `starting app ${this.app.slug} failed`);
     return "Slipway could not start it (the platform's log says why)";
-  }
-
-  /** Status CRASHED, then another start of the whole release after a delay that doubles with each failure in a row. */
-  private retryLater(release: Release, why: string): void {
-    this.crashes += 1;
-    const delay = this.backoffDelay(this.crashes);
-    this.system(`Crashed: ${why}. Restarting in ${formatDelay(delay)} (failure ${this.crashes} in a row).`, release);
-    this.deps.routes.unavailable(this.app.slug, "CRASHED");
-    void this.deps.state.setAppStatus(this.app.id, "CRASHED");
-    if (this.restartTimer !== null) this.deps.clock.clearTimeout(this.restartTimer);
-    this.restartTimer = this.deps.clock.setTimeout(() => {
-      this.restartTimer = null;
-      if (this.stopped || this.crashed !== release) return;
-      this.relaunch(release).catch((error: unknown) => {
-        if (!this.stopped && this.crashed === release) this.retryLater(release, this.didNotStart(error));
-      });
-    }, delay);
-  }
-
-  private cancelSlot(index: number): void {
-    const timer = this.slotTimers.get(index);
-    if (timer !== undefined) this.deps.clock.clearTimeout(timer);
-    this.slotTimers.delete(index);
-  }
-
-  private cancelRestarts(): void {
-    if (this.restartTimer !== null) this.deps.clock.clearTimeout(this.restartTimer);
-    this.restartTimer = null;
-    for (const index of [...this.slotTimers.keys()]) this.cancelSlot(index);
   }
 }

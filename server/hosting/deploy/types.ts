@@ -2,7 +2,8 @@ import type { ResolvedPlan } from "../builders/types.ts";
 import type { CronEntry } from "../cron/entries.ts";
 import type { OutputSink, RuntimeDriver, SandboxLimits } from "../../platform/runtime/types.ts";
 import type { ServiceSupervisor } from "../service-supervisor.ts";
-import type { AppSupervisor, Candidate, Release } from "../supervisor.ts";
+import type { Release } from "../release.ts";
+import type { AppSupervisor, Candidate } from "../supervisor.ts";
 import type { Formation, RetiringGroup, Workers } from "../processes/workers.ts";
 
 export interface DeployContext {

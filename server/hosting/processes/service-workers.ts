@@ -11,7 +11,7 @@ import { shownCommand } from "../deploy/shown-command.ts";
 import type { Redact } from "../logs/redact.ts";
 import { processLog } from "../logs/sink.ts";
 import type { LogStore } from "../logs/store.ts";
-import type { Release } from "../supervisor.ts";
+import type { Release } from "../release.ts";
 import type { InstanceState } from "./instance-states.ts";
 import type { InstanceStatus } from "./process-group.ts";
 import { quantityOf, type Formation, type ProcessStatus, type RetiringGroup, type Workers } from "./workers.ts";

@@ -4,7 +4,7 @@
 import type { Instance } from "../../platform/runtime/types.ts";
 import type { ProcessCommands } from "../builders/types.ts";
 import { shownCommand } from "../deploy/shown-command.ts";
-import type { Release } from "../supervisor.ts";
+import type { Release } from "../release.ts";
 import { ProcessGroup, type ProcessGroupDeps, type InstanceStatus } from "./process-group.ts";
 
 /** How many instances of each type run ({"worker": 2}); web's is App.instances. */

@@ -14,7 +14,7 @@ import { redactorFor } from "../logs/redact.ts";
 import type { LogStore } from "../logs/store.ts";
 import { releaseRef } from "../replicas.ts";
 import { appTopic } from "../state.ts";
-import type { Release } from "../supervisor.ts";
+import type { Release } from "../release.ts";
 import { runOutcome, type RunOutcome, type RunStatus } from "./outcome.ts";
 import type { TerminalChannel, TerminalSize } from "./terminal.ts";
 

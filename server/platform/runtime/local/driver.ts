@@ -1,23 +1,23 @@
 // The local runtime driver: builds and apps as sandboxed processes on this machine (see bwrap.ts,
-// cgroups.ts, network.ts). Each app holds a slot (slots.ts) from its first run until removeApp: its uid,
+// cgroups.ts, network.ts). Each app holds a slot (apps.ts, slots.ts) from its first run until removeApp: its uid,
 // network namespace and cgroup. Each process gets its own cgroup below the app's with the spec's limits.
 // Inside bubblewrap, app instances (web and every other process type) outlive the platform (kept.ts): close()
 // leaves them running, and the next platform on the same DATA_DIR adopts those that run what it would start,
 // taking over their app's slot.
 import { randomUUID } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { SandboxUnavailableError } from "../errors.ts";
 import { instanceFingerprint } from "../fingerprint.ts";
 import type { ExitInfo, Instance, InstanceSpec, ProcessSpec, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
+import { LocalApps, type App } from "./apps.ts";
 import { Cgroup } from "./cgroups.ts";
 import { launch, type LaunchOptions, type Launched } from "./launch.ts";
 import { PipePool, SPARE, keptRoot, killKept, launchKept, readRecords, reattachKept, writeRecord, type KeptLaunch, type KeptRecord } from "./kept.ts";
 import { DATA_PATH } from "./bwrap.ts";
-import { APP_RANGE, SERVICE_ADDRESS, appNetwork, createAppNetwork, removeAppNetwork, setupHostNetwork, setupServiceForward, type AppNetwork, type ForwardedService } from "./network.ts";
+import { APP_RANGE, SERVICE_ADDRESS, setupServiceForward, type ForwardedService } from "./network.ts";
 import { probe, type Enforcement } from "./probe.ts";
 import { onPty } from "./pty.ts";
 import { SlotRegistry, processStartTime } from "./slots.ts";
@@ -40,22 +40,10 @@ export interface LocalDriverOptions {
   forward?: ForwardedService;
 }
 
-interface App {
-  key: string;
-  slot: number;
-  uid?: number;
-  network?: AppNetwork;
-  cgroup?: Cgroup;
-  ports: Set<number>;
-  running: Set<Launched>;
-}
-
 /** An instance as the driver tracks it: its launch (a kept one is what close() leaves running). */
 interface LocalInstance extends Instance {
   launched: Launched | KeptLaunch;
 }
-
-const FIRST_PORT = 8000;
 
 export async function createLocalDriver(options: LocalDriverOptions): Promise<RuntimeDriver> {
   const uidBase = options.uidBase ?? 200_000;
@@ -75,7 +63,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Ru
 class LocalDriver implements RuntimeDriver {
   readonly name = "local";
   readonly sandbox: SandboxReport;
-  private readonly apps = new Map<string, Promise<App>>();
+  private readonly apps: LocalApps;
   private readonly instances = new Set<LocalInstance>();
   /** The records adopt() took (or is taking): reap() kills the others. */
   private readonly adopted = new Set<string>();
@@ -89,6 +77,7 @@ class LocalDriver implements RuntimeDriver {
     private readonly slots: SlotRegistry,
   ) {
     this.sandbox = e.report;
+    this.apps = new LocalApps(e, options, slots);
     this.pipes = new PipePool(path.join(this.keptRoot, SPARE));
   }
 
@@ -110,7 +99,7 @@ class LocalDriver implements RuntimeDriver {
   async run(spec: RunSpec): Promise<RunResult> {
     this.refuseUnlessAllowed();
     if (spec.signal?.aborted) return { code: null, signal: null, timedOut: false, aborted: true };
-    const app = await this.app(spec.appKey);
+    const app = await this.apps.of(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
     const cacheDir = spec.cacheDir ? await this.prepareCacheDir(spec.cacheDir, app) : undefined;
     const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
@@ -140,12 +129,12 @@ class LocalDriver implements RuntimeDriver {
 
   async start(spec: InstanceSpec): Promise<Instance> {
     this.refuseUnlessAllowed();
-    const app = await this.app(spec.appKey);
+    const app = await this.apps.of(spec.appKey);
     const workDir = await prepareWorkDir(spec.workDir, { uid: app.uid, dataDir: this.options.dataDir, chown: "if-not-owned" });
     const dataDir = spec.dataDir ? await this.prepareDataDir(spec.dataDir, app) : undefined;
     const process = spec.process ?? "web";
     const web = process === "web";
-    const port = web ? await this.port(app) : 0;
+    const port = web ? await this.apps.port(app) : 0;
     try {
       const env = { ...this.baseEnv(spec, workDir), ...(web ? { PORT: String(port) } : {}) };
       const record = this.e.bwrap ? { instanceId: spec.instanceId, appKey: spec.appKey, slot: app.slot, process, index: spec.index, fingerprint: instanceFingerprint(spec, DATA_PATH), port } : undefined;
@@ -166,7 +155,7 @@ class LocalDriver implements RuntimeDriver {
     const matches = (r: KeptRecord) => r.appKey === spec.appKey && r.process === process && r.index === spec.index && r.fingerprint === fingerprint;
     for (const record of records.filter((r) => matches(r) && r.monitor.pid > 0 && !this.adopted.has(r.instanceId))) {
       this.adopted.add(record.instanceId);
-      const app = await this.adoptApp(record.appKey, record.slot);
+      const app = await this.apps.takeOver(record.appKey, record.slot);
       const cgroup = this.cgroupOf(record);
       const launched = app && reattachKept(this.keptRoot, record, spec.onOutput, cgroup);
       if (!app || !launched) {
@@ -189,18 +178,18 @@ class LocalDriver implements RuntimeDriver {
     const { records, unrecorded } = await readRecords(this.keptRoot);
     for (const record of records.filter((r) => !this.adopted.has(r.instanceId))) await killKept(this.keptRoot, record, this.cgroupOf(record));
     for (const name of unrecorded) await rm(path.join(this.keptRoot, name), { recursive: true, force: true });
-    for (const claim of await this.slots.abandoned()) await this.teardown(claim.slot);
+    for (const claim of await this.slots.abandoned()) await this.apps.teardown(claim.slot);
   }
 
   async removeApp(appKey: string): Promise<void> {
-    const pending = this.apps.get(appKey);
+    const pending = this.apps.find(appKey);
     if (!pending) return;
     const app = await pending.catch(() => undefined);
     if (!app) return;
     await Promise.all([...this.instances].filter((i) => i.appKey === appKey).map((i) => i.stop()));
     await Promise.all([...app.running].map((p) => p.killTree()));
-    this.apps.delete(appKey);
-    await this.teardown(app.slot);
+    this.apps.forget(appKey);
+    await this.apps.teardown(app.slot);
   }
 
   /** Web instances still running inside bubblewrap keep running (the next platform adopts them); the rest stops. */
@@ -212,14 +201,14 @@ class LocalDriver implements RuntimeDriver {
       launched.detach();
       this.instances.delete(instance);
       keptApps.add(instance.appKey);
-      (await this.apps.get(instance.appKey))?.running.delete(launched);
+      (await this.apps.find(instance.appKey))?.running.delete(launched);
     }
-    await Promise.all([...this.apps.keys()].map((key) => (keptApps.has(key) ? this.stopAll(key) : this.removeApp(key))));
+    await Promise.all(this.apps.keys().map((key) => (keptApps.has(key) ? this.stopAll(key) : this.removeApp(key))));
   }
 
   /** Stops every process of an app but keeps its slot. */
   private async stopAll(appKey: string): Promise<void> {
-    const app = await this.apps.get(appKey)?.catch(() => undefined);
+    const app = await this.apps.find(appKey)?.catch(() => undefined);
     await Promise.all([...this.instances].filter((i) => i.appKey === appKey).map((i) => i.stop()));
     await Promise.all([...(app?.running ?? [])].map((p) => p.killTree()));
   }
@@ -250,21 +239,6 @@ class LocalDriver implements RuntimeDriver {
     return instance;
   }
 
-  /** The app's slot as an earlier platform on this DATA_DIR left it (uid, namespace, cgroup in place), now ours. */
-  private async adoptApp(key: string, slot: number): Promise<App | null> {
-    let pending = this.apps.get(key);
-    if (!pending) {
-      pending = this.slots.takeOver(slot, key).then((taken) => {
-        if (!taken) throw new Error(`slot ${slot} is not ${key}'s to take over`);
-        return this.appInSlot(key, slot);
-      });
-      pending.catch(() => this.apps.delete(key));
-      this.apps.set(key, pending);
-    }
-    const app = await pending.catch(() => null);
-    return app?.slot === slot ? app : null;
-  }
-
   /** The app's data directory, created 0700 and owned by the app's uid (its slot, hence uid, may change). */
   private async prepareDataDir(dir: string, app: App): Promise<string> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -281,59 +255,6 @@ class LocalDriver implements RuntimeDriver {
   private refuseUnlessAllowed(): void {
     const missing = this.sandbox.layers.filter((l) => !l.enforced).map((l) => l.name);
     if (missing.length > 0 && !this.options.allowPartial) throw new SandboxUnavailableError(missing);
-  }
-
-  /** The app's slot, uid, network namespace and cgroup, created on its first process. */
-  private app(key: string): Promise<App> {
-    let pending = this.apps.get(key);
-    if (!pending) {
-      pending = this.createApp(key);
-      pending.catch(() => this.apps.delete(key));
-      this.apps.set(key, pending);
-    }
-    return pending;
-  }
-
-  private async createApp(key: string): Promise<App> {
-    const slot = await this.slots.claim(key);
-    try {
-      const app = this.appInSlot(key, slot);
-      if (app.network) {
-        // Another platform on this machine may have rewritten the host-wide tables since boot: set them again.
-        if (this.options.forward) {
-          await setupHostNetwork();
-          await setupServiceForward(this.options.forward);
-        }
-        await createAppNetwork(app.network);
-      }
-      await app.cgroup?.create();
-      return app;
-    } catch (error) {
-      await this.teardown(slot);
-      throw error;
-    }
-  }
-
-  /** What an app holds in a slot: all derived from its number. */
-  private appInSlot(key: string, slot: number): App {
-    const cgroups = Object.keys(this.e.cgroups).length > 0;
-    return {
-      key,
-      slot,
-      ports: new Set(),
-      running: new Set(),
-      uid: this.e.uids ? this.options.uidBase + slot : undefined,
-      network: this.e.network ? appNetwork(slot) : undefined,
-      cgroup: cgroups ? new Cgroup(this.e.cgroups, `${this.options.cgroupParent}/${slot}`) : undefined,
-    };
-  }
-
-  /** Frees a slot: kills what is left in its cgroup, removes the cgroup and the network, gives up the claim. */
-  private async teardown(slot: number): Promise<void> {
-    const { cgroup, network } = this.appInSlot("", slot);
-    await cgroup?.remove();
-    if (network) await removeAppNetwork(network);
-    await this.slots.release(slot);
   }
 
   private baseEnv(spec: ProcessSpec, workDir: string): Record<string, string> {
@@ -404,28 +325,4 @@ class LocalDriver implements RuntimeDriver {
     }
     await exited;
   }
-
-  /** A port of its own for each instance: old and new run side by side in the app's namespace. */
-  private async port(app: App): Promise<number> {
-    let port: number;
-    if (app.network) {
-      for (port = FIRST_PORT; app.ports.has(port); port++);
-    } else {
-      do port = await freeHostPort();
-      while (app.ports.has(port));
-    }
-    app.ports.add(port);
-    return port;
-  }
-}
-
-function freeHostPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
