@@ -123,7 +123,11 @@ describe("a platform killed and started again", () => {
     }, 30_000, "the worker's work");
     const workerOf = async () => ((await owner.get("/api/apps/busy/processes")).body as { type: string; instances: { instanceId: string; state: string }[] }[]).find((p) => p.type === "worker")!.instances;
     const before = await work();
-    const [instance] = await workerOf();
+    // Swarm's tasks are polled: the worker shows as running (with its task id) a moment after it works.
+    const [instance] = await waitFor(async () => {
+      const instances = await workerOf();
+      return instances[0]?.instanceId ? instances : null;
+    }, 15_000, "the worker listed as running");
 
     await stopPlatform(platform, "SIGKILL", base);
     platform = await startPlatform(env, cleanups);
