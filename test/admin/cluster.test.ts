@@ -1,8 +1,8 @@
 // Two instances on one PostgreSQL database and one Redis, with a 3 s lease: the first leads (it runs cron and the
 // scheduled backups), GET /api/admin/cluster on either says so to administrators only; once the leader shuts
 // down the other takes over within a lease renewal, and `npm run admin -- cluster` shows it.
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdminScript } from "../helpers/admin-script.ts";
 import { waitFor } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { createPostgresDatabase, REDIS_URL, startServer, type TestServer } from "../helpers/server.ts";
@@ -65,22 +65,9 @@ describe("a cluster of two instances", () => {
     expect(after.instances.map((i) => i.leader)).toEqual([true]);
     expect(b.slipway.platform.cluster?.leading).toBe(true);
 
-    const script = await adminScript("cluster");
+    const script = await runAdminScript({ DATABASE_URL: b.config.databaseUrl, DATA_DIR: b.config.dataDir, CLUSTER_LEASE_SECONDS: "3" }, "cluster");
     expect(script.code).toBe(0);
     expect(script.stdout).toContain(`Leader: ${after.leader}`);
     expect(script.stdout).toMatch(new RegExp(`\\* ${after.leader}  \\S+:${new URL(b.url).port}  local`));
   }, 120_000);
 });
-
-function adminScript(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: b.config.databaseUrl, DATA_DIR: b.config.dataDir, CLUSTER_LEASE_SECONDS: "3", LOG_LEVEL: "silent" };
-  const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}

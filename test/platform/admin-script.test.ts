@@ -1,6 +1,6 @@
 // `npm run admin` as an operator runs it: a real process against the test server's database.
-import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdminScript } from "../helpers/admin-script.ts";
 import { Client } from "../helpers/client.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
@@ -10,18 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env = { ...process.env, DATABASE_URL: server.config.databaseUrl, DATA_DIR: server.config.dataDir, LOG_LEVEL: "silent" };
-  const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.setEncoding("utf8").on("data", (chunk) => (stdout += chunk));
-  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = (...args: string[]) => runAdminScript({ DATABASE_URL: server.config.databaseUrl, DATA_DIR: server.config.dataDir }, ...args);
 
 const signIn = (email: string, password: string) => new Client(server.url).post("/api/auth/login", { email, password });
 
