@@ -131,8 +131,11 @@ for (const t of ${JSON.stringify(probes)}) { const [h, p] = t.split(":"); const 
 require("http").createServer((q, s) => s.end(JSON.stringify(results))).listen(process.env.PORT);`;
     const deployment = await deploy(owner, prober, await zipFolder(null, { ...app("p"), "server.js": js }));
     expect(deployment.status, deployment.error).toBe("LIVE");
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-    const results = JSON.parse((await requestApp(server.url, `${prober}.localhost`)).body) as Record<string, string>;
+    // Each probe ends connected, refused or timed out (1.5 s) on its own: wait until all have.
+    const results = await waitFor(async () => {
+      const now = JSON.parse((await requestApp(server.url, `${prober}.localhost`)).body) as Record<string, string>;
+      return Object.keys(now).length === probes.length ? now : null;
+    }, 15_000, "every probe's result");
     expect(Object.keys(results).sort()).toEqual([...probes].sort());
     for (const [probe, result] of Object.entries(results)) expect(result, probe).not.toBe("connected");
     expect((await owner.request("DELETE", `/api/apps/${prober}`)).status).toBe(204);
