@@ -1,8 +1,11 @@
 // The life of one instance, as tables a reader can check against the README: every state, the events it reacts
 // to, and where each one leads. An event a state does not list is a no-op (say, a crash of an instance already
-// being stopped is simply its stop). Workers (worker.1, clock.2, …) move through INSTANCE_TRANSITIONS, driven by
+// being stopped is simply its stop). Workers (worker.1, clock.2, …) move through TRANSITIONS, driven by
 // process-group.ts; web instances through WEB_TRANSITIONS, driven by the supervisor and its health monitor (their
 // restarts after a crash are their slot's, so an exited web instance is done: a new one takes its slot).
+/** Per state, the events it reacts to and the state each leads to. */
+type Table<S extends string, E extends string> = Readonly<Record<S, Readonly<Partial<Record<E, S>>>>>;
+
 export type InstanceState = "starting" | "running" | "crashed" | "stopping" | "stopped";
 
 export type InstanceEvent =
@@ -17,7 +20,7 @@ export type InstanceEvent =
   /** Scaled down, a new release took over, or the app stopped. */
   | "stop";
 
-export const TRANSITIONS: Readonly<Record<InstanceState, Readonly<Partial<Record<InstanceEvent, InstanceState>>>>> = {
+export const TRANSITIONS: Table<InstanceState, InstanceEvent> = {
   starting: { spawned: "running", spawnFailed: "crashed", stop: "stopping" },
   running: { exited: "crashed", stop: "stopping" },
   crashed: { retry: "starting", stop: "stopped" },
@@ -43,7 +46,7 @@ export type WebEvent =
   /** Its process tree exited, for any reason. */
   | "exited";
 
-export const WEB_TRANSITIONS: Readonly<Record<WebState, Readonly<Partial<Record<WebEvent, WebState>>>>> = {
+export const WEB_TRANSITIONS: Table<WebState, WebEvent> = {
   starting: { passed: "healthy", stuck: "stopping", exited: "exited" },
   healthy: { failing: "unhealthy", stuck: "stopping", exited: "exited" },
   unhealthy: { passed: "healthy", stuck: "stopping", exited: "exited" },

@@ -77,7 +77,8 @@ export class ServiceWorkers implements Workers {
     this.logsFrom = Math.floor(Date.now() / 1000);
     this.services = new Map(types.map((type) => [type, { id: found.get(type)!.id, quantity: quantityOf(formation, type), tasks: [] }]));
     for (const [type, service] of this.services) {
-      await this.deps.orchestrator.scaleService(service.id, service.quantity);
+      // The formation changed while no platform ran.
+      if (found.get(type)!.replicas !== service.quantity) await this.deps.orchestrator.scaleService(service.id, service.quantity);
       this.watch(type, service.id);
     }
     this.deps.log(`The platform restarted: ${types.join(", ")} kept running.`, release);

@@ -180,20 +180,15 @@ class DockerDriver implements RuntimeDriver {
       await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
       binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
-    const web = (spec.process ?? "web") === "web";
-    const labels = { ...adoptionLabels(spec, DATA_PATH), ...(web ? {} : { [LABEL.process]: spec.process! }) };
-    const runtimeEnv: Record<string, string> = web ? { HOME: "/tmp", PORT: String(APP_PORT) } : { HOME: "/tmp" };
-    const kind = web ? "web" : "process";
+    const { kind, labels } = adoptionLabels(spec, DATA_PATH);
+    const runtimeEnv: Record<string, string> = kind === "web" ? { HOME: "/tmp", PORT: String(APP_PORT) } : { HOME: "/tmp" };
     const running = await this.launch(spec, { kind, image: image.tag, userImage: image.userImage, binds, runtimeEnv, instanceId: spec.instanceId, labels });
     return this.track(spec.appKey, spec.instanceId, running.container);
   }
 
   async adopt(spec: InstanceSpec & { index: number }): Promise<Instance | null> {
-    const { [LABEL.deployment]: deployment, [LABEL.fingerprint]: fingerprint } = adoptionLabels(spec, DATA_PATH);
-    const web = (spec.process ?? "web") === "web";
-    const kind: ContainerKind = web ? "web" : "process";
-    const type = web ? [] : [`${LABEL.process}=${spec.process}`];
-    const match = [`${LABEL.platform}=${this.platform}`, `${LABEL.app}=${spec.appKey}`, `${LABEL.kind}=${kind}`, ...type, `${LABEL.deployment}=${deployment}`, `${LABEL.index}=${spec.index}`, `${LABEL.fingerprint}=${fingerprint}`];
+    const { kind, labels } = adoptionLabels(spec, DATA_PATH);
+    const match = Object.entries({ [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey, [LABEL.kind]: kind, ...labels }).map(([key, value]) => `${key}=${value}`);
     const taken = new Set([...this.running].map((r) => r.container.id));
     const found = await this.docker.listContainers({ filters: JSON.stringify({ label: match, status: ["running"] }) });
     for (const candidate of found.filter((c) => !taken.has(c.Id))) {

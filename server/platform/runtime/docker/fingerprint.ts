@@ -1,15 +1,21 @@
-// An app container's adoption labels: its release, index and fingerprint (../fingerprint.ts), what adopt() filters on.
+// An app container's kind and adoption labels: its process type, release, index and fingerprint (../fingerprint.ts),
+// what start() puts on it and adopt() filters on.
 import type { InstanceSpec } from "../types.ts";
 import { instanceFingerprint, releaseOf } from "../fingerprint.ts";
 import { LABEL } from "./client.ts";
 
 export { releaseOf };
 
-/** The labels of an app container (web or another process type) beyond platform, app, instance and kind; what adopt() filters on. */
-export function adoptionLabels(spec: InstanceSpec, dataPath: string): Record<string, string> {
+/** An app container's kind (web, or another process type) and its labels beyond platform, app, instance and kind. */
+export function adoptionLabels(spec: InstanceSpec, dataPath: string): { kind: "web" | "process"; labels: Record<string, string> } {
+  const web = (spec.process ?? "web") === "web";
   return {
-    [LABEL.deployment]: releaseOf(spec).deploymentId,
-    ...(spec.index !== undefined ? { [LABEL.index]: String(spec.index) } : {}),
-    [LABEL.fingerprint]: instanceFingerprint(spec, dataPath),
+    kind: web ? "web" : "process",
+    labels: {
+      ...(web ? {} : { [LABEL.process]: spec.process! }),
+      [LABEL.deployment]: releaseOf(spec).deploymentId,
+      ...(spec.index !== undefined ? { [LABEL.index]: String(spec.index) } : {}),
+      [LABEL.fingerprint]: instanceFingerprint(spec, dataPath),
+    },
   };
 }

@@ -148,10 +148,10 @@ export class SwarmOrchestrator {
     return existing.ID;
   }
 
-  /** The app's services of process types beside web as they run: by type, the service and the deployment its tasks run. */
-  async processServicesOf(appKey: string): Promise<Map<string, { id: string; deploymentId: string | null }>> {
+  /** The app's services of process types beside web as they run: by type, the service, the deployment its tasks run and how many. */
+  async processServicesOf(appKey: string): Promise<Map<string, { id: string; deploymentId: string | null; replicas: number }>> {
     const services = await this.processServices(appKey);
-    return new Map(services.map((s) => [s.Spec.Labels[LABEL_PROCESS]!, { id: s.ID, deploymentId: s.Spec.TaskTemplate.ContainerSpec.Labels[LABEL_DEPLOYMENT] ?? null }]));
+    return new Map(services.map((s) => [s.Spec.Labels[LABEL_PROCESS]!, { id: s.ID, deploymentId: s.Spec.TaskTemplate.ContainerSpec.Labels[LABEL_DEPLOYMENT] ?? null, replicas: s.Spec.Mode.Replicated.Replicas }]));
   }
 
   /** Sets the number of tasks of a service by id (0: stopped, the service is kept). */
