@@ -13,7 +13,7 @@ import { systemClock, type Clock } from "../hosting/clock.ts";
 import { syncCronJobs } from "../hosting/cron/jobs.ts";
 import { CronScheduler } from "../hosting/cron/scheduler.ts";
 import { builders } from "../hosting/builders/index.ts";
-import { describeBuilders } from "../hosting/builders/toolchains.ts";
+import { describeBuilders, toolchainPackages } from "../hosting/builders/toolchains.ts";
 import { createGitHubTokenStore } from "../services/github-tokens.ts";
 import { createServices, type Services } from "../services/index.ts";
 import { createRuntime } from "./runtime/index.ts";
@@ -69,7 +69,8 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   const sql = createSql(config.databaseUrl);
   const mailer = createMailer(config.mail, logger);
   const githubTokens = createGitHubTokenStore({ db, config });
-  const driver = await createRuntime(config, { info: (message) => logger.info({}, message), warn: (message) => logger.warn({}, message) });
+  const runtimeLog = { info: (message: string) => logger.info({}, message), warn: (message: string) => logger.warn({}, message) };
+  const driver = await createRuntime(config, runtimeLog, toolchainPackages(builders));
   const onError = (err: unknown, message: string) => logger.error({ err }, message);
   const engine = new HostingEngine({
     db,

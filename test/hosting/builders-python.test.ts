@@ -4,10 +4,11 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { BuildError, detectBuild } from "../../server/hosting/builders/index.ts";
+import { BuildError, builders, detectBuild } from "../../server/hosting/builders/index.ts";
+import { dockerfileBuilder } from "../../server/hosting/builders/dockerfile.ts";
 import { reuseDependencies } from "../../server/hosting/builders/dependency-reuse.ts";
 import { constraintsFromUvLock, pythonBuilder, requirementsFromPipfileLock } from "../../server/hosting/builders/python.ts";
-import { describeBuilders, missingToolchainMessage, missingToolchains } from "../../server/hosting/builders/toolchains.ts";
+import { describeBuilders, missingToolchainMessage, missingToolchains, toolchainPackages } from "../../server/hosting/builders/toolchains.ts";
 import type { Builder, ResolvedPlan } from "../../server/hosting/builders/types.ts";
 
 let base: string;
@@ -187,13 +188,17 @@ describe("toolchains", () => {
       "The cobol builder needs /usr/bin/slipway-no-such-compiler, which this Slipway server does not have: its operator can add it with `apt-get install gnucobol4`.",
     );
     expect(await describeBuilders([pythonBuilder, absent], "local")).toBe("builders available: python; unavailable: cobol (apt-get install gnucobol4)");
-    expect(await describeBuilders([pythonBuilder], "docker")).toBe("builders available: none; unavailable: python (RUNTIME=local only)");
+    // The container runtimes' base image holds the host's toolchains: the same builders run there.
+    expect(await describeBuilders([pythonBuilder, dockerfileBuilder], "docker")).toBe("builders available: python, dockerfile");
+    expect(await describeBuilders([pythonBuilder, dockerfileBuilder], "local")).toBe("builders available: python; unavailable: dockerfile (RUNTIME=docker|swarm only)");
   });
 
-  it("refuses to build a language on a runtime whose build sandbox lacks its toolchain, pointing to a Dockerfile", async () => {
-    const dir = await project("docker", { "requirements.txt": "", ...PROCFILE });
-    const error = await detectBuild({ dir, cachePath: "/cache", runtime: "docker", log: () => {} }).then(() => expect.fail("refused"), (e: BuildError) => e);
-    expect(error.message).toMatch(/^The python builder runs on RUNTIME=local only, and this server runs apps on RUNTIME=docker: add a Dockerfile/);
-    expect(error.builder).toBe("python");
+  it("lists every toolchain's Debian packages, and the host's add-ons, for the container runtimes' base image", () => {
+    const packages = toolchainPackages(builders);
+    for (const name of ["python3", "python3-venv", "python3-pip", "golang-go", "ruby", "ruby-bundler", "php-cli", "php-fpm", "caddy", "composer"]) expect(packages).toContain(name);
+    const patterns = packages.filter((p): p is RegExp => p instanceof RegExp);
+    expect(patterns.some((p) => p.test("puma") && p.test("ruby-rack"))).toBe(true);
+    expect(patterns.some((p) => p.test("php8.2-mbstring"))).toBe(true);
+    expect(patterns.some((p) => p.test("python3-apt") || p.test("libc6"))).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { GitHubDouble } from "../helpers/git.ts";
 import { pipIndexBuildSettings } from "../helpers/pip-index.ts";
+import { TEST_RUNTIME } from "../helpers/runtime.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
 const isRoot = process.getuid?.() === 0;
@@ -211,6 +212,8 @@ class Probe(http.server.BaseHTTPRequestHandler):
             "hostPostgres": attempt(connect("127.0.0.1", 5432)),
             "buildMirrorVisible": os.path.exists(os.environ["MIRROR"]),
             "buildCacheVisible": os.path.exists("/cache"),
+            "setuidFiles": [os.path.join(d, f) for d, _, fs in os.walk("/usr") for f in fs
+                            if not os.path.islink(os.path.join(d, f)) and os.stat(os.path.join(d, f)).st_mode & 0o6000][:5],
         }
         data = json.dumps(result).encode()
         self.send_response(200)
@@ -236,15 +239,21 @@ describe.runIf(isRoot)("python app sandbox, probed from inside", () => {
     expect(log).toMatch(/MIRROR-READ-ONLY\nMIRROR-READABLE\nCACHE-WRITABLE/);
     expect(fs.existsSync(path.join(mirror, "pwned"))).toBe(false);
     const seen = JSON.parse(await body(slug));
-    expect(seen.uid).toBeGreaterThanOrEqual(200_000);
+    // The local runtime gives each app a uid of its own; a container runs as the image's app user.
+    if (TEST_RUNTIME === "local") expect(seen.uid).toBeGreaterThanOrEqual(200_000);
+    else expect(seen.uid).toBe(10001);
     expect(seen.capEff).toBe("0000000000000000");
-    expect(seen.noNewPrivs).toBe("1");
+    // Swarm services cannot set no-new-privileges (Engine API 1.41); their image holds no setuid file instead.
+    expect(seen.noNewPrivs).toBe(TEST_RUNTIME === "swarm" ? "0" : "1");
+    // The host's /usr (local) has setuid programs, which no-new-privileges disarms; Slipway's images have none.
+    if (TEST_RUNTIME !== "local") expect(seen.setuidFiles).toEqual([]);
     expect(seen.processes).toBeLessThanOrEqual(3);
     expect(seen.readShadow).toMatch(/^FileNotFoundError/);
     expect(seen.readPlatformDb).toMatch(/^(FileNotFoundError|PermissionError)/);
     expect(seen.writeUsr).toMatch(/^OSError:30$/); // EROFS
     expect(seen.writeRoot).toMatch(/^OSError:30$/);
-    expect(seen.writeApp).toBe("WROTE");
+    // The local sandbox binds the release read-write; a container's /app is its read-only image (files go to /data).
+    expect(seen.writeApp).toBe(TEST_RUNTIME === "local" ? "WROTE" : "OSError:30");
     expect(seen.platformPort).not.toBe("CONNECTED");
     expect(seen.hostPostgres).not.toBe("CONNECTED");
     expect(seen.buildMirrorVisible).toBe(false);

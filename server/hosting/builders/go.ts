@@ -25,7 +25,6 @@ export const GO_BINARY = ".slipway/bin/app";
 export const goBuilder: Builder = {
   name: "go",
   looksFor: "go.mod",
-  runtimes: ["local"],
   toolchains: [{ command: HOST_GO, debianPackage: "golang-go" }],
   async detect(ctx) {
     const goMod = await readProjectFile(ctx.dir, "go.mod", 1024 ** 2);

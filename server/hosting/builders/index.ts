@@ -29,7 +29,6 @@ export async function detectBuild(ctx: BuildContext): Promise<ResolvedPlan> {
       const plan = await builder.detect(ctx);
       if (!plan) continue;
       ctx.log(`Found ${builder.looksFor}: building with the ${builder.name} builder.`);
-      if (builder.runtimes && !builder.runtimes.includes(ctx.runtime)) throw new BuildError(unsupportedRuntimeMessage(builder, ctx.runtime));
       const missing = await missingToolchains(builder);
       if (missing.length) throw new BuildError(missingToolchainMessage(builder, missing));
       return applyProcfile(plan, procfile, builder);
@@ -42,13 +41,6 @@ export async function detectBuild(ctx: BuildContext): Promise<ResolvedPlan> {
   const message = `No ${listOf(builders.map((b) => b.looksFor))} found at the top of the project: ${await describeTop(ctx.dir)}`;
   ctx.log(message);
   throw new BuildError(message);
-}
-
-function unsupportedRuntimeMessage(builder: Builder, runtime: string): string {
-  return (
-    `The ${builder.name} builder runs on RUNTIME=${builder.runtimes!.join(" or RUNTIME=")} only, and this server runs apps on RUNTIME=${runtime}: ` +
-    "add a Dockerfile that builds and starts the app, and Slipway builds that image instead."
-  );
 }
 
 function listOf(names: string[]): string {

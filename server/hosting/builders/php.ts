@@ -45,12 +45,13 @@ const SERVE =
 export const phpBuilder: Builder = {
   name: "php",
   looksFor: "composer.json or index.php",
-  runtimes: ["local"],
   toolchains: [
-    { command: HOST_PHP, debianPackage: "php-cli" },
+    // The extensions the host's php.ini loads (php8.2-mbstring, php8.2-pgsql…), copied into every release.
+    { command: HOST_PHP, debianPackage: "php-cli", addOns: /^php\d+\.\d+-/ },
     { command: PHP_FPM, debianPackage: "php-fpm" },
     { command: CADDY, debianPackage: "caddy" },
   ],
+  optionalToolchains: [COMPOSER],
   async detect(ctx) {
     const composerJson = await readProjectFile(ctx.dir, "composer.json", 1024 ** 2);
     const hasIndex = (await hasProjectFile(ctx.dir, "index.php")) || (await hasPublicIndex(ctx.dir));

@@ -33,7 +33,6 @@ export const pythonBuilder: Builder = {
   missingWeb:
     'A Python project needs a Procfile with a web: line naming the command that serves it on $PORT, for example "web: gunicorn app:app" (Flask), ' +
     '"web: uvicorn main:app --host 0.0.0.0 --port $PORT" (FastAPI) or "web: python3 app.py". Django projects (manage.py and <project>/wsgi.py) need none.',
-  runtimes: ["local"],
   toolchains: [{ command: HOST_PYTHON, debianPackage: "python3 python3-venv python3-pip" }],
   async detect(ctx) {
     const files = await presentFiles(ctx.dir);

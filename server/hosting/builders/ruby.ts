@@ -31,9 +31,9 @@ export const rubyBuilder: Builder = {
   looksFor: "Gemfile",
   missingWeb:
     'A Ruby project without a config.ru needs a Procfile with a web: line naming the command that serves it on $PORT, for example "web: bundle exec ruby app.rb -p $PORT".',
-  runtimes: ["local"],
   toolchains: [
-    { command: HOST_RUBY, debianPackage: "ruby" },
+    // The host's gems (Debian names most ruby-*; a few, like puma and rake, keep their own name): `bundle install --local`.
+    { command: HOST_RUBY, debianPackage: "ruby", addOns: /^(ruby-.+|puma|rake)$/ },
     { command: BUNDLE, debianPackage: "ruby-bundler" },
   ],
   async detect(ctx) {

@@ -40,3 +40,9 @@ export async function describeBuilders(builders: readonly Builder[], runtime: st
   }
   return `builders available: ${ready.join(", ") || "none"}${notReady.length ? `; unavailable: ${notReady.join(", ")}` : ""}`;
 }
+
+/** The Debian packages (and add-on patterns) of every builder's toolchains: what the container runtimes' base image holds. */
+export function toolchainPackages(all: readonly Builder[]): (string | RegExp)[] {
+  const toolchains = all.flatMap((builder) => [...(builder.toolchains ?? []), ...(builder.optionalToolchains ?? [])]);
+  return [...new Set(toolchains.flatMap((t) => t.debianPackage.split(" "))), ...toolchains.flatMap((t) => (t.addOns ? [t.addOns] : []))];
+}

@@ -75,6 +75,11 @@ export interface Toolchain {
   command: string;
   /** The Debian package that provides it. */
   debianPackage: string;
+  /**
+   * The host's installed packages that extend it and that builds use (the host's gems for `bundle install --local`,
+   * PHP's extensions): the base image of the container runtimes holds them too, as the local sandbox sees them.
+   */
+  addOns?: RegExp;
 }
 
 export interface Builder {
@@ -84,12 +89,14 @@ export interface Builder {
   /** Why the project has no web process when neither the builder nor a Procfile names one, with an example. */
   missingWeb?: string;
   /**
-   * The runtimes whose build sandbox has this builder's toolchain (all when unset). The local sandbox sees the host's
-   * /usr; the docker runtime's base image holds only Node so far, so the other languages build on RUNTIME=local.
+   * The runtimes that can build this builder's projects, for the boot log (all when unset; detect() refuses the
+   * others). The local sandbox sees the host's /usr; the container runtimes' base image holds the same toolchains.
    */
   runtimes?: string[];
   /** What the builder runs, checked before it builds and listed at boot. */
   toolchains?: Toolchain[];
+  /** What only some projects need (composer for a composer.json), checked by the builder when they do. */
+  optionalToolchains?: Toolchain[];
   /** A plan when the project is this builder's kind, else null. May prepare the directory (reuse dependencies). */
   detect(ctx: BuildContext): Promise<BuildPlan | null>;
 }

@@ -16,7 +16,8 @@ export interface RuntimeLogger {
   warn(message: string): void;
 }
 
-export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger): Promise<RuntimeDriver> {
+/** toolchains: the Debian packages of the builders' toolchains, which the container runtimes' base image holds. */
+export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger, toolchains: readonly (string | RegExp)[] = []): Promise<RuntimeDriver> {
   const forward = config.postgresProvisionUrl ? await postgresEndpoint(config.postgresProvisionUrl) : undefined;
   const driver =
     config.runtime === "swarm"
@@ -25,6 +26,7 @@ export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger):
           allowPartial: config.sandboxAllowPartial,
           dockerHost: config.docker?.host,
           baseImage: config.docker?.baseImage,
+          toolchains,
           registry: config.docker?.registry ?? null,
           startTimeoutMs: config.hosting?.startTimeoutMs ?? 60_000,
           forward,
@@ -36,6 +38,7 @@ export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger):
           allowPartial: config.sandboxAllowPartial,
           dockerHost: config.docker?.host,
           baseImage: config.docker?.baseImage,
+          toolchains,
           registry: config.docker?.registry ?? null,
           forward,
           log: log && ((line) => log.info(`docker runtime: ${line}`)),

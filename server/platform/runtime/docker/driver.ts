@@ -24,6 +24,8 @@ export interface DockerDriverOptions {
   allowPartial: boolean;
   dockerHost?: string;
   baseImage?: string;
+  /** The Debian packages of the builders' toolchains, which the base image Slipway makes holds. */
+  toolchains?: readonly (string | RegExp)[];
   /** REGISTRY_URL: where a Dockerfile's FROM images the engine lacks are pulled from. */
   registry?: string | null;
   forward?: ForwardedService;
@@ -49,7 +51,7 @@ export async function createDockerDriver(options: DockerDriverOptions): Promise<
     const network = enforcement.report.layers.find((l) => l.name === "network")!;
     network.detail += `; one exception: the PostgreSQL server of app databases (${options.forward.host}:${options.forward.port}), at ${SERVICE_ADDRESS}:${options.forward.port} only`;
   }
-  const base = await ensureBaseImage(docker, options.baseImage, options.log);
+  const base = await ensureBaseImage(docker, { configured: options.baseImage, toolchains: options.toolchains, log: options.log });
   return new DockerDriver(docker, enforcement, base, options);
 }
 
@@ -313,7 +315,6 @@ class DockerDriver implements RuntimeDriver {
         release,
         dir: spec.workDir,
         labels: { [LABEL.platform]: this.platform, [LABEL.app]: spec.appKey },
-        log: this.options.log,
       }).then(async (tag) => ({ tag, userImage: await isDockerfileImage(this.docker, tag) }));
       pending.catch(() => this.images.delete(key));
       this.images.set(key, pending);

@@ -1,6 +1,7 @@
 // One image per release, `slipway/<slug>:<deployment>`: the base image plus the release folder at /app, owned by
-// the app user (the container's root filesystem is read-only anyway). The tar of the release is made here (links
-// leading out of it are left out); a Dockerfile or .dockerignore of the user's is just a file of the app.
+// the app user (the container's root filesystem is read-only anyway). The tar of the release is made here; its
+// links are kept as they are (a virtualenv's python → /usr/bin/python3.11 means the image's own file, as in the
+// local sandbox) and never followed. A Dockerfile or .dockerignore of the user's is just a file of the app.
 import { type Docker, LABEL, isNotFound } from "./client.ts";
 import { APP_USER } from "./base-image.ts";
 import { addTree, createPack } from "./tar.ts";
@@ -15,7 +16,6 @@ export interface ReleaseImageOptions {
   release: ReleaseRef;
   dir: string;
   labels: Record<string, string>;
-  log?: (line: string) => void;
 }
 
 function splitTag(tag: string): [string, string] {
@@ -50,15 +50,13 @@ export async function ensureReleaseImage(docker: Docker, options: ReleaseImageOp
   });
   try {
     const pack = createPack();
-    const skipped: string[] = [];
-    const filling = addTree(pack, "app", options.dir, { owner: APP_USER, skipped: (file) => skipped.push(file) }).then(
+    const filling = addTree(pack, "app", options.dir, { owner: APP_USER, anyLinks: true }).then(
       () => pack.finalize(),
       (error: Error) => pack.destroy(error),
     );
     await Promise.all([container.putArchive(pack as unknown as NodeJS.ReadableStream, { path: "/" }), filling]);
     const [repo, version] = splitTag(tag);
     await container.commit({ repo, tag: version, pause: false });
-    if (skipped.length) options.log?.(`left out of the image (links leading out of the release): ${skipped.slice(0, 5).join(", ")}${skipped.length > 5 ? "…" : ""}`);
   } finally {
     await container.remove({ force: true }).catch(() => {});
   }

@@ -1,6 +1,7 @@
 // Tar streams made in-process (tar-stream), the build contexts sent to the Engine API. Paths inside are relative
-// and normalised; symlinks are stored as links, never followed, and a link that leads out of the tree it was found
-// in is left out: nothing of the host outside the given folders ever goes into an image.
+// and normalised; symlinks are stored as links, never followed: nothing of the host outside the given folders ever
+// goes into an image. A link that leads out of the tree it was found in is left out, unless the tree becomes a
+// container's file system where the link means the container's own file (a virtualenv's bin/python → /usr/bin/python3.11).
 import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
@@ -30,10 +31,10 @@ export function addSymlink(pack: Pack, name: string, target: string, owner: Owne
   return new Promise((resolve, reject) => pack.entry({ name, type: "symlink", linkname: target, mode: 0o777, ...owner }, (error) => (error ? reject(error) : resolve())));
 }
 
-/** One regular file of the host, streamed (the node binary is ~100 MB). */
+/** One regular file of the host, streamed (the node binary is ~100 MB); never setuid or setgid in an image of Slipway's. */
 export async function addFile(pack: Pack, name: string, source: string, owner: Owner = { uid: 0, gid: 0 }, mode?: number): Promise<void> {
   const stat = await fs.stat(source);
-  const entry = pack.entry({ name, size: stat.size, mode: mode ?? stat.mode & 0o7777, mtime: stat.mtime, ...owner });
+  const entry = pack.entry({ name, size: stat.size, mode: mode ?? stat.mode & 0o1777, mtime: stat.mtime, ...owner });
   await pipeline(createReadStream(source), entry);
 }
 
@@ -46,7 +47,14 @@ export async function addTree(
   pack: Pack,
   prefix: string,
   dir: string,
-  options: { owner?: Owner; root?: string; skipped?: (file: string) => void; include?: (name: string, isDirectory: boolean) => boolean } = {},
+  options: {
+    owner?: Owner;
+    root?: string;
+    /** Keep links whatever they point at (they are resolved in the container, never here). */
+    anyLinks?: boolean;
+    skipped?: (file: string) => void;
+    include?: (name: string, isDirectory: boolean) => boolean;
+  } = {},
 ): Promise<void> {
   const root = options.root ?? dir;
   const owner = options.owner ?? { uid: 0, gid: 0 };
@@ -67,7 +75,7 @@ export async function addTree(
       const target = await fs.readlink(full);
       const resolved = path.resolve(path.dirname(full), target);
       const inside = !path.isAbsolute(target) && (resolved === root || resolved.startsWith(root + path.sep));
-      if (inside) await addSymlink(pack, name, target, owner);
+      if (inside || options.anyLinks) await addSymlink(pack, name, target, owner);
       else options.skipped?.(path.relative(root, full));
     }
   }

@@ -32,7 +32,7 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
   const orchestrator = new SwarmOrchestrator(docker, {
     platformId: platformId(options.dataDir),
     dataDir: options.dataDir,
-    baseImage: () => ensureBaseImage(docker, options.baseImage, options.log),
+    baseImage: () => ensureBaseImage(docker, { configured: options.baseImage, toolchains: options.toolchains, log: options.log }),
     registry: options.registry,
     stopGraceMs: options.stopGraceMs ?? 5000,
     startTimeoutMs: options.startTimeoutMs,

@@ -91,7 +91,6 @@ export class SwarmOrchestrator {
       release,
       dir: release.dir,
       labels: { [LABEL.platform]: this.options.platformId, [LABEL.app]: release.appKey, [LABEL.kind]: "release" },
-      log,
     });
     const userImage = await isDockerfileImage(this.docker, tag);
     return { name: this.options.registry ? await pushImage(this.docker, tag, this.options.registry, log) : tag, userImage };
