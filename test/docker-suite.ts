@@ -3,10 +3,10 @@
 // pass.
 import { spawnSync } from "node:child_process";
 import { dockerUnavailable } from "./helpers/runtime.ts";
-import { SHARED_SUITE } from "./shared-suite.ts";
+import { LANGUAGE_SUITE, SHARED_SUITE } from "./shared-suite.ts";
 
-/** Tests of what only container runtimes do, beyond the shared suite. */
-const DOCKER_ONLY = ["test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts"];
+/** Tests of what only container runtimes do, beyond the shared suite, and the languages on the base image's toolchains. */
+const DOCKER_ONLY = ["test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts", ...LANGUAGE_SUITE];
 
 const unavailable = await dockerUnavailable();
 if (unavailable) {

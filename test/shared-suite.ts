@@ -13,3 +13,10 @@ export const SHARED_SUITE = [
   "test/data/resources.test.ts",
   "test/hosting/docker-sandbox.test.ts",
 ];
+
+/**
+ * Python, Go, Ruby and PHP apps, built on the toolchains of the base image the container runtimes make (and on the
+ * host's, locally, in the default suite). On swarm the builds are the docker driver's: python.test.ts runs there only
+ * what tells a service apart from a container (serving a virtualenv's app, the sandbox seen from inside).
+ */
+export const LANGUAGE_SUITE = ["test/hosting/python.test.ts", "test/hosting/languages.test.ts"];

@@ -3,11 +3,11 @@
 // swarm-only tests (rollouts, rollback, scaling, isolation, registry). Where no Docker engine answers or
 // it cannot become a manager, says so and skips: never a silent pass.
 import { spawnSync } from "node:child_process";
-import { SHARED_SUITE } from "./shared-suite.ts";
+import { LANGUAGE_SUITE, SHARED_SUITE } from "./shared-suite.ts";
 import { dockerUnavailable } from "./helpers/runtime.ts";
 import { ensureSwarm } from "./helpers/swarm.ts";
 
-const SWARM_ONLY = ["test/hosting/swarm.test.ts", "test/hosting/swarm-registry.test.ts", "test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts"];
+const SWARM_ONLY = ["test/hosting/swarm.test.ts", "test/hosting/swarm-registry.test.ts", "test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts", ...LANGUAGE_SUITE];
 
 const unavailable = (await dockerUnavailable()) ?? (await ensureSwarm());
 if (unavailable) {

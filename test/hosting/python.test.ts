@@ -16,6 +16,8 @@ import { TEST_RUNTIME } from "../helpers/runtime.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 
 const isRoot = process.getuid?.() === 0;
+/** Swarm builds through the docker driver, as the docker suite tests: there only what serving as a service changes runs. */
+const ON_SWARM = TEST_RUNTIME === "swarm";
 let server: TestServer;
 let owner: Client;
 const github = new GitHubDouble();
@@ -98,7 +100,7 @@ describe.runIf(isRoot)("python builder, deployed", () => {
     expect(graphql.body.data.app.deployments).toEqual([{ builder: "python" }]);
   });
 
-  it("Flask from a git repository, with an env var the app reads", async () => {
+  it.skipIf(ON_SWARM)("Flask from a git repository, with an env var the app reads", async () => {
     github.create(`acme/flask-${counter}`, FLASK);
     const slug = await newApp({ repo: `acme/flask-${counter}` });
     expect((await owner.post(`/api/apps/${slug}/env`, { GREETING: "bonjour" })).status).toBe(200);
@@ -110,7 +112,7 @@ describe.runIf(isRoot)("python builder, deployed", () => {
     expect(await body(slug)).toBe("flask bonjour from /app/.venv");
   });
 
-  it("a Django project made by django-admin: gunicorn <project>.wsgi by default, collectstatic, and the release phase's migrate", async () => {
+  it.skipIf(ON_SWARM)("a Django project made by django-admin: gunicorn <project>.wsgi by default, collectstatic, and the release phase's migrate", async () => {
     const { project, remove } = makeDjangoProject();
     const slug = await newApp();
     const files = { "requirements.txt": "django\ngunicorn\n", Procfile: "release: python manage.py migrate --noinput\n" };
@@ -127,7 +129,7 @@ describe.runIf(isRoot)("python builder, deployed", () => {
     expect(page.body).toMatch(/Django administration/);
   });
 
-  it("FastAPI served by uvicorn on $PORT", async () => {
+  it.skipIf(ON_SWARM)("FastAPI served by uvicorn on $PORT", async () => {
     const slug = await newApp();
     const files = {
       "requirements.txt": "fastapi\nuvicorn\n",
@@ -139,7 +141,7 @@ describe.runIf(isRoot)("python builder, deployed", () => {
     expect(JSON.parse(await body(slug))).toEqual({ served: "fastapi" });
   });
 
-  it("fails a project with no web command, and a .python-version that is not installed, saying what to do", async () => {
+  it.skipIf(ON_SWARM)("fails a project with no web command, and a .python-version that is not installed, saying what to do", async () => {
     const slug = await newApp();
     const noWeb = await deployFiles(slug, { "requirements.txt": "flask\n", "app.py": "" });
     expect(noWeb.status).toBe("FAILED");
@@ -152,7 +154,7 @@ describe.runIf(isRoot)("python builder, deployed", () => {
     expect(pinned.error).toMatch(/\.python-version asks for Python 3\.99, which this server does not have \(installed: 3\.\d+/);
   });
 
-  it("a failing pip install fails the deploy with pip's own words, and the live release keeps serving", async () => {
+  it.skipIf(ON_SWARM)("a failing pip install fails the deploy with pip's own words, and the live release keeps serving", async () => {
     const slug = await newApp();
     expect((await deployFiles(slug, FLASK)).status).toBe("LIVE");
     const broken = await deployFiles(slug, { ...FLASK, "requirements.txt": "flask\nno-such-package-slipway==1.0\n" });

@@ -31,7 +31,13 @@ export async function waitForRollout(docker: Docker, watcher: TaskWatcher, wait:
   let lastMessage = "";
   for (;;) {
     wait.signal?.throwIfAborted();
-    const service = (await docker.getService(wait.serviceId).inspect()) as { UpdateStatus?: { State?: string; StartedAt?: string; Message?: string } };
+    const service = (await docker.getService(wait.serviceId).inspect()) as {
+      Spec?: { Mode?: { Replicated?: { Replicas?: number } } };
+      UpdateStatus?: { State?: string; StartedAt?: string; Message?: string };
+    };
+    // A stop scaled the service to 0 meanwhile (a database restore stops the app): nothing is left to roll out, and
+    // the update Swarm had begun never completes. The stop decides what runs.
+    if (wait.replicas > 0 && service.Spec?.Mode?.Replicated?.Replicas === 0) return;
     const tasks = await listServiceTasks(docker, watcher, wait.serviceId);
     const mine = tasks.tasks.filter((t) => t.deploymentId === wait.deploymentId);
     for (const task of mine) reportTask(task, seen, wait.log);
