@@ -9,6 +9,8 @@ import { DeployError } from "./errors.ts";
 import { describeProbe } from "./health-settings.ts";
 import type { LoggedLine } from "./logs/sink.ts";
 
+/** Checks are retried after 2 ms, doubling up to 20 ms: most apps listen within a few ms of starting (Go, Node). */
+const FIRST_RETRY_MS = 2;
 const RETRY_MS = 20;
 export const HEALTH_CHECK_USER_AGENT = "slipway-health-check";
 
@@ -82,12 +84,12 @@ export async function waitUntilHealthy(starting: Starting, probe: { path: string
   const deadline = Date.now() + timeoutMs;
   const what = probe.path ? `passing its health check (${describeProbe(probe)})` : "accepting connections on its PORT";
   let last: CheckResult | null = null;
-  while (Date.now() < deadline) {
+  for (let retryMs = FIRST_RETRY_MS; Date.now() < deadline; retryMs = Math.min(retryMs * 2, RETRY_MS)) {
     signal?.throwIfAborted();
     if (exit) throw new StartFailed(`The app exited (${describeExit(exit)}) before ${what}.`, starting.log.recent());
     last = await check(instance.target.host, instance.target.port, probe);
     if (last.ok) return;
-    await sleep(RETRY_MS);
+    await sleep(retryMs);
   }
   const seconds = Math.round(timeoutMs / 1000);
   const message = probe.path

@@ -78,7 +78,7 @@ describe("go builder", () => {
       steps: [
         {
           label: expect.stringMatching(/^go build \. \(Go [\d.]+\)$/),
-          argv: ["/usr/bin/go", "build", "-o", ".slipway/bin/app", "."],
+          argv: ["/usr/bin/go", "build", "-ldflags=-s -w", "-o", ".slipway/bin/app", "."],
           env: { GOCACHE: "/cache/go-build", GOMODCACHE: "/cache/go-mod", GOPATH: "/cache/go-path", GOTOOLCHAIN: "local" },
         },
       ],
@@ -92,7 +92,7 @@ describe("go builder", () => {
     const files = { "go.mod": "module example.com/shop/v2\n", "cmd/shop/main.go": "package main\n", "cmd/migrate/main.go": "package main\n" };
     expect((await detect(await release("named", files))).plan.steps[0].argv.slice(-1)).toEqual(["./cmd/shop"]);
     const vendored = await detect(await release("vendored", { "go.mod": GO_MOD, "main.go": "package main\n", "vendor/modules.txt": "# none\n" }));
-    expect(vendored.plan.steps[0].argv.slice(1)).toEqual(["build", "-mod=vendor", "-o", ".slipway/bin/app", "."]);
+    expect(vendored.plan.steps[0].argv.slice(1)).toEqual(["build", "-mod=vendor", "-ldflags=-s -w", "-o", ".slipway/bin/app", "."]);
     expect(vendored.log).toMatch(/vendor\/modules\.txt found: building from vendor\/ \(-mod=vendor\)/);
   });
 

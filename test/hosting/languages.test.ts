@@ -204,7 +204,7 @@ describe.runIf(isRoot)("Go, Ruby and PHP apps, deployed", () => {
     expect(first.status, first.log).toBe("LIVE");
     expect(await builderOf(slug)).toBe("go");
     expect(first.log).toMatch(/Found go\.mod: building with the go builder/);
-    expect(first.log).toMatch(/\/usr\/bin\/go build -o \.slipway\/bin\/app \./);
+    expect(first.log).toMatch(/\/usr\/bin\/go build '-ldflags=-s -w' -o \.slipway\/bin\/app \./);
     expect(first.log).toMatch(/\$ \.\/\.slipway\/bin\/app/);
     expect((await answer(slug)).body).toBe("hello from go");
 
@@ -235,7 +235,7 @@ describe.runIf(isRoot)("Go, Ruby and PHP apps, deployed", () => {
     const files = { "go.mod": "module example.com/prober\n\ngo 1.19\n", "cmd/prober/main.go": GO_APP["main.go"], "README.md": "# prober\n" };
     const done = await deployFiles(slug, files);
     expect(done.status, done.log).toBe("LIVE");
-    expect(done.log).toMatch(/go build -o \.slipway\/bin\/app \.\/cmd\/prober/);
+    expect(done.log).toMatch(/go build '-ldflags=-s -w' -o \.slipway\/bin\/app \.\/cmd\/prober/);
     const probe = JSON.parse((await answer(slug, "/probe")).body);
     expect(probe.uid).not.toBe(0);
     expect(probe.shadow).toMatch(/no such file or directory|permission denied/);

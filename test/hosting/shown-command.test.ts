@@ -17,4 +17,9 @@ describe("shownCommand", () => {
     expect(shownCommand(["npm", "ci", "--no-audit"])).toBe("npm ci --no-audit");
     expect(shownCommand(nodeWebArgv({ scripts: {}, hasDependencies: false }))).toBe("node server.js");
   });
+
+  it("quotes an argument of Slipway's own that a shell would split, so the line can be typed as shown", () => {
+    expect(shownCommand(["/usr/bin/go", "build", "-ldflags=-s -w", "-o", ".slipway/bin/app", "./cmd/api"])).toBe("/usr/bin/go build '-ldflags=-s -w' -o .slipway/bin/app ./cmd/api");
+    expect(shownCommand(["echo", "it's"])).toBe("echo 'it'\\''s'");
+  });
 });

@@ -4,7 +4,9 @@
 //   (a Go before 1.21 would try anyway and fail on the first newer language feature, with a confusing error);
 // - the main package: the top when its .go files say `package main`, else cmd/<name> when cmd/ holds exactly one
 //   folder, or one named like the module's last path element (example.com/shop or example.com/shop/v2 → cmd/shop);
-// - `go build -o .slipway/bin/app <package>`, with -mod=vendor when vendor/modules.txt exists; GOCACHE, GOMODCACHE
+// - `go build -ldflags="-s -w" -o .slipway/bin/app <package>`, with -mod=vendor when vendor/modules.txt exists (-s -w
+//   as Railpack and most release builds: no symbol table or DWARF, which the linker spends about a third of a small
+//   server's build on; panics still print function names and lines; an -ldflags in GOFLAGS is overridden); GOCACHE, GOMODCACHE
 //   and GOPATH in the app's build cache, so a redeploy compiles only what changed; GOTOOLCHAIN=local (Go 1.21+
 //   never downloads another Go); GOPROXY and GOFLAGS come from the operator's BUILD_ENV or the app's env vars;
 // - cgo: Go's own default, as `go build` by hand (on when the host has a C compiler): Debian's Go before 1.20 ships
@@ -41,7 +43,7 @@ export const goBuilder: Builder = {
       GOTOOLCHAIN: "local",
     };
     ctx.log(`Building ${pkg} into ${GO_BINARY}: web defaults to ./${GO_BINARY} (a Procfile web: line replaces it).`);
-    const argv = [go.path, "build", ...(vendored ? ["-mod=vendor"] : []), "-o", GO_BINARY, pkg];
+    const argv = [go.path, "build", ...(vendored ? ["-mod=vendor"] : []), "-ldflags=-s -w", "-o", GO_BINARY, pkg];
     return {
       builder: "go",
       steps: [{ label: `go build ${pkg} (${go.name})`, argv, env }],
