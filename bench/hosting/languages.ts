@@ -7,6 +7,8 @@
 //                  against that first deploy
 //   floor          by hand again in the same folder with what the first time installed or cached kept: the least a
 //                  redeploy can cost
+//   in the sandbox (Go) the same build and start through the local runtime driver directly, for a new app with an
+//                  empty cache: what the sandbox itself costs (namespaces, cgroup, uid), which every deploy pays
 // Goals (issue "Host apps in any language"): Python first ≤ 1.3× by hand and redeploy ≤ 0.25× first; Go first ≤ 1.3×
 // by hand and warm redeploy ≤ 0.5× first; Dockerfile (RUNTIME=docker) first ≤ 1.3× `docker build` + `docker run`.
 import { spawn, spawnSync } from "node:child_process";
@@ -14,7 +16,11 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { randomUUID } from "node:crypto";
 import { pipIndexBuildSettings } from "../../test/helpers/pip-index.ts";
+import { BUILD_CACHE_PATH } from "../../server/platform/runtime/paths.ts";
+import { createLocalDriver } from "../../server/platform/runtime/local/driver.ts";
+import type { RuntimeDriver } from "../../server/platform/runtime/types.ts";
 import { percentile, zipOf, type HostingClient } from "./client.ts";
 
 export interface LanguageCase {
@@ -29,6 +35,8 @@ export interface LanguageCase {
    */
   byHandAgain(dir: string, env: NodeJS.ProcessEnv, text: string): Promise<number>;
   goals: { first: number; redeploy?: number };
+  /** The first deploy's work done through the local runtime driver directly (new app, empty cache): ms to the first answer. */
+  inSandbox?(driver: RuntimeDriver, work: SandboxWork, text: string): Promise<number>;
   /** The runtime the platform runs it on (default local). */
   runtime?: "docker";
 }
@@ -67,8 +75,33 @@ export const go: LanguageCase = {
   async byHandAgain(dir, env, text) {
     return go.byHand(dir, env, text);
   },
+  async inSandbox(driver, work, text) {
+    const began = performance.now();
+    const cache = (name: string) => `${BUILD_CACHE_PATH}/${name}`;
+    const env = { GOCACHE: cache("go-build"), GOMODCACHE: cache("go-mod"), GOPATH: cache("go-path"), GOTOOLCHAIN: "local", GOPROXY: "off" };
+    const argv = ["/usr/bin/go", "build", "-ldflags=-s -w", "-o", "hello", "."];
+    const built = await driver.run({ appKey: work.appKey, workDir: work.dir, cacheDir: work.cache, argv, env, limits: BUILD_LIMITS, timeoutMs: 120_000, onOutput: () => {} });
+    if (built.code !== 0) throw new Error(`go build in the sandbox failed: ${JSON.stringify(built)}`);
+    const instance = await driver.start({ appKey: work.appKey, workDir: work.dir, argv: ["./hello"], env: {}, limits: APP_LIMITS, instanceId: randomUUID(), onOutput: () => {} });
+    try {
+      await pollUntil(instance.target, text);
+      return performance.now() - began;
+    } finally {
+      await instance.stop(0);
+    }
+  },
   goals: { first: 1.3, redeploy: 0.5 },
 };
+
+/** The platform's defaults (APP_MEMORY_MB, APP_CPU_PERCENT, BUILD_MEMORY_MB, BUILD_CPU_PERCENT, APP_PIDS). */
+const APP_LIMITS = { memoryBytes: 512 * 1024 ** 2, cpuPercent: 100, pids: 256 };
+const BUILD_LIMITS = { memoryBytes: 1024 * 1024 ** 2, cpuPercent: 200, pids: 256 };
+
+export interface SandboxWork {
+  appKey: string;
+  dir: string;
+  cache: string;
+}
 
 const DOCKER_FROM = "slipway-bench/from:1";
 
@@ -88,7 +121,7 @@ export const dockerfile: LanguageCase = {
     const port = await freePort();
     const id = spawnSync("docker", ["run", "-d", "--rm", "-e", "PORT=8080", "-p", `127.0.0.1:${port}:8080`, tag], { encoding: "utf8" }).stdout.trim();
     try {
-      await pollUntil(port, text);
+      await pollUntil({ host: "127.0.0.1", port }, text);
       return performance.now() - began;
     } finally {
       spawnSync("docker", ["rm", "-f", id]);
@@ -134,15 +167,18 @@ export async function benchLanguage(client: HostingClient, lang: LanguageCase, r
   const handAgainMs: number[] = [];
   const firstMs: number[] = [];
   const redeployMs: number[] = [];
+  const sandboxMs: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     const [hand, handAgain] = await byHandInFreshFolder(lang, `by hand ${round}`);
     handMs.push(hand);
     handAgainMs.push(handAgain);
+    if (lang.inSandbox) sandboxMs.push(await inSandboxFresh(lang, `in the sandbox ${round}`));
     const slug = `bench-${lang.name.split(" ")[0].toLowerCase()}-${process.pid}-${round}`;
     await client.createApp(slug);
     firstMs.push(await deployAndAnswer(client, slug, lang, `first ${round}`));
     redeployMs.push(await deployAndAnswer(client, slug, lang, `again ${round}`));
-    console.log(`  ${lang.name} round ${round}: by hand ${hand.toFixed(0)} ms (again ${handAgain.toFixed(0)} ms), first deploy ${firstMs.at(-1)!.toFixed(0)} ms, redeploy ${redeployMs.at(-1)!.toFixed(0)} ms`);
+    const sandboxed = sandboxMs.length ? `, in the sandbox ${sandboxMs.at(-1)!.toFixed(0)} ms` : "";
+    console.log(`  ${lang.name} round ${round}: by hand ${hand.toFixed(0)} ms (again ${handAgain.toFixed(0)} ms)${sandboxed}, first deploy ${firstMs.at(-1)!.toFixed(0)} ms, redeploy ${redeployMs.at(-1)!.toFixed(0)} ms`);
   }
   const hand = percentile(handMs, 50);
   const handAgain = percentile(handAgainMs, 50);
@@ -158,6 +194,9 @@ export async function benchLanguage(client: HostingClient, lang: LanguageCase, r
     `| first deploy (new app, empty build cache): upload → answer | ${first.toFixed(0)} | ${verdict(first / hand, lang.goals.first)} × by hand |`,
     `| redeploy, same dependency files | ${redeploy.toFixed(0)} | ${lang.goals.redeploy ? verdict(redeploy / first, lang.goals.redeploy) : (redeploy / first).toFixed(2) + "× (no goal)"} × first deploy |`,
     `| floor of a redeploy, by hand again in the same folder (${AGAIN[lang.name.split(" ")[0]]}) | ${handAgain.toFixed(0)} | ${(handAgain / hand).toFixed(2)}× by hand |`,
+    ...(sandboxMs.length
+      ? [`| floor of a first deploy in the sandbox: the same build and start through the local runtime driver, new app, empty cache | ${percentile(sandboxMs, 50).toFixed(0)} | ${(percentile(sandboxMs, 50) / hand).toFixed(2)}× by hand; the first deploy is ${(first / percentile(sandboxMs, 50)).toFixed(2)}× it |`]
+      : []),
     "",
     `Rounds (by hand / by hand again / first / redeploy, ms): ${handMs.map((h, i) => `${h.toFixed(0)}/${handAgainMs[i].toFixed(0)}/${firstMs[i].toFixed(0)}/${redeployMs[i].toFixed(0)}`).join(", ")}.`,
     "",
@@ -221,20 +260,35 @@ function run(cwd: string, env: NodeJS.ProcessEnv, command: string, args: string[
   if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} failed: ${result.stderr}`);
 }
 
+/** The first deploy's work through a local runtime driver of its own, for a new app (its namespace, cgroup and uid) with an empty cache. */
+async function inSandboxFresh(lang: LanguageCase, text: string): Promise<number> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-in-sandbox-"));
+  const driver = await createLocalDriver({ dataDir, allowPartial: false });
+  try {
+    const work = { appKey: `bench-sandbox-${randomUUID()}`, dir: path.join(dataDir, "release"), cache: path.join(dataDir, "cache") };
+    fs.mkdirSync(work.dir);
+    for (const [name, contents] of Object.entries(lang.files(text))) fs.writeFileSync(path.join(work.dir, name), contents);
+    return await lang.inSandbox!(driver, work, text);
+  } finally {
+    await driver.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** Starts the server on a free port, polls GET / every 2 ms until it answers `text`, then stops it. */
 async function serveUntil(cwd: string, env: NodeJS.ProcessEnv, argv: string[], text: string): Promise<void> {
   const port = await freePort();
   const child = spawn(argv[0], argv.slice(1), { cwd, env: { ...env, PORT: String(port) }, stdio: "ignore", detached: true });
   try {
-    await pollUntil(port, text);
+    await pollUntil({ host: "127.0.0.1", port }, text);
   } finally {
     process.kill(-child.pid!, "SIGKILL");
   }
 }
 
-async function pollUntil(port: number, text: string): Promise<void> {
+async function pollUntil({ host, port }: { host: string; port: number }, text: string): Promise<void> {
   for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
-    const body = await fetch(`http://127.0.0.1:${port}/`).then((r) => r.text(), () => null);
+    const body = await fetch(`http://${host}:${port}/`).then((r) => r.text(), () => null);
     if (body === text) return;
     await new Promise((r) => setTimeout(r, 2));
   }
