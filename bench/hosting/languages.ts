@@ -207,9 +207,9 @@ async function deployAndAnswer(client: HostingClient, slug: string, lang: Langua
   const zip = await zipOf(lang.files(text));
   const began = performance.now();
   const deployment = await client.upload(slug, zip);
-  // As by hand, the app is polled every 2 ms only once it starts: polling the router all through the build would
-  // take CPU from the build on this 2-core machine.
-  const started = await untilStarting(client, slug, deployment.id);
+  // As by hand, the app is polled every 2 ms only once it starts (polling the router all through the build would take
+  // CPU from the build on this 2-core machine); the start is told by the app subscription the moment it happens.
+  const started = await client.untilStatus(slug, deployment.id, ["STARTING", "LIVE", "FAILED"]);
   if (started.status === "FAILED") throw new Error(`${lang.name} deploy ${text}: ${started.status} ${started.error}`);
   await client.waitForAnswer(slug, text, 300_000);
   const ms = performance.now() - began;
@@ -218,13 +218,6 @@ async function deployAndAnswer(client: HostingClient, slug: string, lang: Langua
   return ms;
 }
 
-async function untilStarting(client: HostingClient, slug: string, id: string) {
-  for (;;) {
-    const deployment = await client.deployment(slug, id);
-    if (["STARTING", "LIVE", "FAILED"].includes(deployment.status)) return deployment;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /**
  * A fresh folder and fresh caches (pip's, Go's), as on a machine that never built this project; then, in the same

@@ -15,6 +15,12 @@ let owner: Client;
 let counter = 0;
 const newSlug = () => `db-${process.pid}-${++counter}`;
 
+/** The app's runtime log (its system lines say what the runtime did), for a failure's message. */
+async function runtimeLog(slug: string): Promise<string> {
+  const res = await owner.get(`/api/apps/${slug}/logs?kind=runtime&limit=100`);
+  return Array.isArray(res.body) ? res.body.map((l: { line: string }) => l.line).join("\n") : JSON.stringify(res.body);
+}
+
 async function newApp(client = owner): Promise<string> {
   const slug = newSlug();
   const res = await client.post("/api/apps", { slug });
@@ -184,7 +190,8 @@ describe("SQLite databases", () => {
     expect(fs.existsSync(file)).toBe(true);
 
     // A redeploy keeps the data.
-    expect((await deploy(owner, slug, zip)).status).toBe("LIVE");
+    const redeployed = await deploy(owner, slug, zip);
+    expect(redeployed.status, `${redeployed.error}\n${await runtimeLog(slug)}`).toBe("LIVE");
     expect((await ask(slug, "/sqlite")).body).toEqual(["one", "two"]);
 
     // Backup, a row lost, restore: the row is back and the app runs again.
