@@ -11,8 +11,8 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type Docker, LABEL, followProgress, isNotFound } from "./client.ts";
-import { hostPackages } from "./host-packages.ts";
+import { type Docker, LABEL, followProgress, isNotFound, splitTag } from "./client.ts";
+import { type HostPackages, hostPackages } from "./host-packages.ts";
 import { addDirectory, addFile, addSymlink, addText, addTree, createPack, type Pack } from "./tar.ts";
 
 /** The user apps and builds run as, in every image Slipway makes. */
@@ -29,8 +29,8 @@ export interface BaseImageHost {
   node: string;
   npmDir: string | null;
   tools: string[];
-  /** The builders' toolchains: their Debian packages' versions, and their files in /usr. */
-  packages: { versions: string[]; files: string[] };
+  /** The builders' toolchains: their Debian packages' versions, and their files and links in /usr. */
+  packages: HostPackages;
 }
 
 export interface BaseImageOptions {
@@ -115,7 +115,7 @@ async function buildBaseImage(docker: Docker, tag: string, host: BaseImageHost):
     () => pack.finalize(),
     (error: Error) => pack.destroy(error),
   );
-  const [repo, version] = [tag.slice(0, tag.lastIndexOf(":")), tag.slice(tag.lastIndexOf(":") + 1)];
+  const [repo, version] = splitTag(tag);
   const stream = await docker.importImage(pack as unknown as NodeJS.ReadableStream, { repo, tag: version, changes: imageConfig() });
   await Promise.all([followProgress(docker, stream as never), filling]);
 }
@@ -130,12 +130,9 @@ async function fillRootfs(pack: Pack, host: BaseImageHost): Promise<void> {
   await addDirectory(pack, "tmp", 0o1777);
   for (const link of ["bin", "lib", "lib64", "sbin"]) await addSymlink(pack, link, `usr/${link}`);
   // Parent folders missing from the tar (usr/lib/x86_64-linux-gnu) are created by the engine.
-  const links = new Map<string, string>(); // path in the image → the link's own target, as the package has it
-  for (const file of host.packages.files) {
-    const stat = await fs.lstat(file);
-    if (stat.isSymbolicLink()) links.set(imagePath(file), await fs.readlink(file));
-    else if (!files.has(imagePath(file))) files.set(imagePath(file), file);
-  }
+  // Path in the image → the link's own target, as the package has it.
+  const links = new Map([...host.packages.links].map(([file, target]) => [imagePath(file), target]));
+  for (const file of host.packages.files) if (!files.has(imagePath(file))) files.set(imagePath(file), file);
   for (const inImage of files.keys()) if (underLink(inImage, links)) files.delete(inImage);
   for (const [inImage, source] of [...files].sort()) await addFile(pack, inImage, source);
   for (const [inImage, target] of [...links].sort()) if (!files.has(inImage)) await addSymlink(pack, inImage, target);

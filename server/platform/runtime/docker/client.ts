@@ -90,3 +90,9 @@ export function demultiplex(stream: Readable, onChunk: (stream: "stdout" | "stde
 export function isNotFound(error: unknown): boolean {
   return (error as { statusCode?: number })?.statusCode === 404;
 }
+
+/** "slipway/app:d1" → ["slipway/app", "d1"] (the last colon: a registry's host:port stays in the repository). */
+export function splitTag(tag: string): [string, string] {
+  const at = tag.lastIndexOf(":");
+  return [tag.slice(0, at), tag.slice(at + 1)];
+}

@@ -16,7 +16,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import dockerignore from "@balena/dockerignore";
 import type { OutputSink, SandboxLimits } from "../types.ts";
-import { type Docker, LABEL, followProgress } from "./client.ts";
+import { type Docker, LABEL, followProgress, splitTag } from "./client.ts";
 import { addTree, createPack } from "./tar.ts";
 
 /** The kind label of images built from a user's Dockerfile: start() and run() keep their WORKDIR and command. */
@@ -149,8 +149,8 @@ async function pullThroughRegistry(docker: Docker, image: string, registry: stri
   } catch (error) {
     return `${named} is neither on the engine nor at REGISTRY_URL (${remote}: ${(error as Error).message.trim()})`;
   }
-  const at = named.lastIndexOf(":");
-  await docker.getImage(remote).tag({ repo: named.slice(0, at), tag: named.slice(at + 1) });
+  const [repo, tag] = splitTag(named);
+  await docker.getImage(remote).tag({ repo, tag });
   await docker.getImage(remote).remove({ noprune: true });
   return null;
 }

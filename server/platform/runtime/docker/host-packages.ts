@@ -20,6 +20,7 @@ const USR = /^\/(usr|lib|lib64|bin|sbin)\//;
 
 interface Package {
   name: string;
+  version: string;
   /** dpkg's name for it, with the architecture of a multi-arch package ("libc6:amd64"). */
   listName: string;
   essential: boolean;
@@ -31,36 +32,33 @@ interface Package {
 export interface HostPackages {
   /** The packages chosen, with their versions ("python3.11=3.11.2-6"), sorted: part of the base image's tag. */
   versions: string[];
-  /** Absolute paths under /usr (or /lib, /bin…, which are in /usr): regular files and symlinks (folders are implied). */
+  /** Absolute paths under /usr (or /lib, /bin…, which are in /usr) of regular files (folders are implied). */
   files: string[];
+  /** Symlinks there, with their own targets (never followed here). */
+  links: Map<string, string>;
 }
 
 /** The installed packages for these names and the files they put under /usr; names not installed are skipped. */
 export async function hostPackages(wanted: readonly (string | RegExp)[]): Promise<HostPackages> {
-  if (wanted.length === 0) return { versions: [], files: [] };
-  const installed = await installedPackages();
-  if (installed.size === 0) return { versions: [], files: [] };
-  const chosen = choose(wanted, installed);
-  const versions: string[] = [];
+  const found: HostPackages = { versions: [], files: [], links: new Map() };
+  if (wanted.length === 0) return found;
   const files = new Set<string>();
-  for (const { name, listName, version } of chosen) {
-    versions.push(`${name}=${version}`);
-    for (const file of await packageFiles(listName)) if (USR.test(file) && !SKIPPED_PATHS.test(file) && !GO_TESTS.test(file)) files.add(file);
+  for (const { name, listName, version } of choose(wanted, await installedPackages())) {
+    found.versions.push(`${name}=${version}`);
+    await addPackageFiles(listName, files, found.links);
   }
-  return { versions: versions.sort(), files: [...files].sort() };
+  found.versions.sort();
+  found.files = [...files].sort();
+  return found;
 }
 
-function choose(wanted: readonly (string | RegExp)[], installed: Map<string, Package & { version: string }>): (Package & { version: string })[] {
+function choose(wanted: readonly (string | RegExp)[], installed: Map<string, Package>): Package[] {
   const providers = new Map<string, string>();
   for (const p of installed.values()) for (const virtual of p.provides) if (!providers.has(virtual)) providers.set(virtual, p.name);
   const resolve = (name: string) => (installed.has(name) ? name : providers.get(name));
-  const roots = new Set<string>();
-  for (const want of wanted) {
-    if (typeof want === "string") roots.add(resolve(want) ?? "");
-    else for (const name of installed.keys()) if (want.test(name)) roots.add(name);
-  }
-  const chosen = new Map<string, Package & { version: string }>();
-  const queue = [...roots];
+  const roots = wanted.flatMap((want) => (typeof want === "string" ? [resolve(want)] : [...installed.keys()].filter((name) => want.test(name))));
+  const chosen = new Map<string, Package>();
+  const queue = roots.filter((name): name is string => name !== undefined);
   while (queue.length) {
     const name = queue.shift()!;
     const p = installed.get(name);
@@ -74,10 +72,10 @@ function choose(wanted: readonly (string | RegExp)[], installed: Map<string, Pac
   return [...chosen.values()];
 }
 
-async function installedPackages(): Promise<Map<string, Package & { version: string }>> {
+async function installedPackages(): Promise<Map<string, Package>> {
   const format = "${Package}\\t${binary:Package}\\t${db:Status-Status}\\t${Essential}\\t${Version}\\t${Provides}\\t${Pre-Depends}, ${Depends}\\n";
   const { stdout } = await run("dpkg-query", ["-W", "-f", format], { maxBuffer: 64 * 1024 * 1024 }).catch(() => ({ stdout: "" }));
-  const packages = new Map<string, Package & { version: string }>();
+  const packages = new Map<string, Package>();
   for (const line of stdout.split("\n")) {
     const [name, listName, status, essential, version, provides, requires] = line.split("\t");
     if (status !== "installed") continue;
@@ -101,14 +99,13 @@ function names(field: string | undefined): string[] {
     .filter(Boolean);
 }
 
-/** The package's files from dpkg's own list (folders included: the caller keeps files and links). */
-async function packageFiles(listName: string): Promise<string[]> {
+/** The package's regular files and links in what containers see, from dpkg's own list (which names its folders too). */
+async function addPackageFiles(listName: string, files: Set<string>, links: Map<string, string>): Promise<void> {
   const text = await fs.readFile(`/var/lib/dpkg/info/${listName}.list`, "utf8").catch(() => "");
-  const files: string[] = [];
   for (const file of text.split("\n")) {
-    if (!file) continue;
+    if (!USR.test(file) || SKIPPED_PATHS.test(file) || GO_TESTS.test(file)) continue;
     const stat = await fs.lstat(file).catch(() => null);
-    if (stat && (stat.isFile() || stat.isSymbolicLink())) files.push(file);
+    if (stat?.isFile()) files.add(file);
+    else if (stat?.isSymbolicLink()) links.set(file, await fs.readlink(file));
   }
-  return files;
 }

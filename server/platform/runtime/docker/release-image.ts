@@ -2,7 +2,7 @@
 // the app user (the container's root filesystem is read-only anyway). The tar of the release is made here; its
 // links are kept as they are (a virtualenv's python → /usr/bin/python3.11 means the image's own file, as in the
 // local sandbox) and never followed. A Dockerfile or .dockerignore of the user's is just a file of the app.
-import { type Docker, LABEL, isNotFound } from "./client.ts";
+import { type Docker, LABEL, isNotFound, splitTag } from "./client.ts";
 import { APP_USER } from "./base-image.ts";
 import { addTree, createPack } from "./tar.ts";
 
@@ -16,11 +16,6 @@ export interface ReleaseImageOptions {
   release: ReleaseRef;
   dir: string;
   labels: Record<string, string>;
-}
-
-function splitTag(tag: string): [string, string] {
-  const at = tag.lastIndexOf(":");
-  return [tag.slice(0, at), tag.slice(at + 1)];
 }
 
 export function releaseTag(release: ReleaseRef): string {
