@@ -29,7 +29,6 @@ import { oauthRoutes } from "./oauth/routes.ts";
 import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import type { Clock } from "./hosting/clock.ts";
-import { syncAllCronJobs } from "./hosting/cron/jobs.ts";
 import { LocalStorage } from "./platform/storage/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -52,6 +51,8 @@ export interface SlipwayOptions {
   logStream?: { write(line: string): void };
   /** The clock cron's minutes are read from (tests drive it instead of waiting for them). */
   clock?: Clock;
+  /** This clustered instance lost the lead it had (server/main.ts exits; see PlatformHooks). */
+  onLostLeadership?(): void;
 }
 
 /** How often the edge is checked for Slipway's configuration (a restarted Caddy converges within this). */
@@ -95,7 +96,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     app.server.once("close", () => clearTimeout(cut));
     done();
   });
-  const platform = await createPlatform(config, app.log, options.clock);
+  const platform = await createPlatform(config, app.log, options.clock, { onLostLeadership: options.onLostLeadership });
   platformRef = platform;
   await platform.services.oauthClients.ensureFirstParty();
   routes = options.routeTable ?? platform.engine.routes;
@@ -153,22 +154,17 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     graphqlFastPath: graphql.fastPath,
     platform,
     async listen() {
-      // Interrupted deployments are settled and stopped apps' pages set up before the first request; running
-      // apps come back in the background (their page says deploying until they answer).
       // Before any app starts: an instance that may not run beside the others on this database stops here.
       await platform.checkCluster();
-      await platform.engine.boot();
-      await platform.runs.failInterrupted();
-      // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
-      await syncAllCronJobs(platform.db);
+      // The leader (the first instance, or the only one) adopts what runs and brings back the rest before the first
+      // request, then starts cron and scheduled backups; a follower copies the leader's routing table.
+      await platform.joinCluster(config.port);
       await platform.services.domains.start();
       // A lone instance has no upload in flight before it listens: CDN reservations a crash left behind are freed.
       if (!config.redisUrl) await platform.services.cdn.reconcileHolds();
       void platform.services.cdn.linkStoredFiles().catch((error: unknown) => app.log.error({ err: error }, "linking stored CDN files for the edge failed"));
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
-      // The leader (the first instance, or the only one) starts cron and scheduled backups.
-      await platform.joinCluster(typeof address === "object" && address ? address.port : config.port);
       // EDGE=caddy: the edge gets the whole table now (rebuilt from the database by boot and domains.start), then
       // every change; the server answers once it has it.
       const edge = createEdge(config, {

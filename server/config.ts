@@ -99,6 +99,7 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   PUBLIC_URL: url(["http:", "https:"]).optional(),
   DATA_DIR: z.string().min(1).default("./data"),
+  SHARED_DATA_DIR: z.string().min(1).optional(),
   DATABASE_URL: z
     .string()
     .refine((v) => /^(file:|postgres(ql)?:\/\/)/.test(v), "expected file:<path> (SQLite) or postgresql://… (PostgreSQL)")
@@ -202,6 +203,11 @@ export interface Config {
   publicUrl: string;
   secureCookies: boolean;
   dataDir: string;
+  /**
+   * What every instance of one installation must see alike (SHARED_DATA_DIR, default DATA_DIR): the apps' own data
+   * folders, zips received for deployment, the keys secrets are sealed with, and local object storage.
+   */
+  sharedDataDir: string;
   databaseUrl: string;
   databaseProvider: "sqlite" | "postgresql";
   redisUrl?: string;
@@ -315,6 +321,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl,
     secureCookies: publicUrl.startsWith("https:"),
     dataDir,
+    sharedDataDir: e.SHARED_DATA_DIR ? path.resolve(e.SHARED_DATA_DIR) : dataDir,
     databaseUrl,
     databaseProvider: databaseUrl.startsWith("file:") ? "sqlite" : "postgresql",
     redisUrl: e.REDIS_URL,

@@ -147,6 +147,23 @@ export class InternalError extends AppError {
   }
 }
 
+/** An error the cluster's leader answered a command with, raised again on the instance that took the request. */
+export class RelayedError extends AppError {
+  constructor(
+    message: string,
+    override readonly status: number,
+    override readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+/** No instance leads the cluster now: the work is queued and runs once one does. */
+export class EngineUnavailableError extends AppError {
+  override readonly status = 503;
+  override readonly code = "engine_unavailable";
+}
+
 // RFC 6749 §5.2 / RFC 8628 §3.5 errors of the OAuth protocol endpoints (token, device authorization,
 // revoke, introspect) and of authorization redirects. `code` is the RFC `error` value. An OAuth
 // invalid_request is the InvalidRequestError above (same code).

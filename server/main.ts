@@ -13,7 +13,9 @@ async function main() {
     }
     throw error;
   }
-  const slipway = await buildSlipway(config);
+  // A leader that could not renew its lease in time exits at once, its apps left running: another instance leads
+  // them now, and a restart of this one joins as a follower (the way Kubernetes' controllers give up a lost lease).
+  const slipway = await buildSlipway(config, { onLostLeadership: () => process.exit(1) });
   try {
     await slipway.listen();
   } catch (error) {

@@ -1,6 +1,6 @@
-// After a platform restart (HostingEngine.boot): what an earlier platform left running as it should is adopted and
-// serves on, the rest is reaped, the deployments it was running fail as interrupted, and the apps that were running
-// come back.
+// When an instance starts leading (a platform restart, or another instance's failover; HostingEngine.boot): what an
+// earlier leader left running as it should is adopted and serves on, the rest is reaped, the deployments it was
+// running fail as interrupted, the apps that were running come back, and the deployments still waiting run.
 import fs from "node:fs/promises";
 import type { Db } from "../db/client.ts";
 import type { AppRunners } from "./app-runners.ts";
@@ -11,7 +11,12 @@ import { releaseOf } from "./replicas.ts";
 import type { AppStatus } from "./state.ts";
 
 export type BootDeps = Pick<EngineDeps, "db" | "driver" | "onError"> &
-  Pick<EngineParts, "paths" | "health" | "state" | "routes"> & { runners: AppRunners; releases: ReleaseFiles };
+  Pick<EngineParts, "paths" | "health" | "state" | "routes"> & {
+    runners: AppRunners;
+    releases: ReleaseFiles;
+    /** Queues a deployment again (one still waiting when the earlier leader stopped). */
+    enqueue(app: { id: string; slug: string }, deploymentId: string): Promise<void>;
+  };
 
 /** The apps whose web (or other process types) kept running through the restart and serve again. */
 interface Adopted {
@@ -34,8 +39,9 @@ export async function bootHosting(deps: BootDeps): Promise<void> {
     const kept = new Set((await db.app.findMany({ select: { id: true } })).map((a) => a.id));
     await orchestrator.reap((appKey) => kept.has(appKey));
   }
-  await failInterrupted(deps);
+  const waiting = await settleInterrupted(deps);
   for (const app of await appsToBringBack(db)) await bringBack(deps, app, adopted);
+  for (const d of waiting) await deps.enqueue(d.app, d.id);
 }
 
 /** The apps whose instances (or service) an earlier platform left running serve again, before the reap. */
@@ -61,12 +67,34 @@ async function adoptRunning(deps: BootDeps): Promise<Adopted> {
   return adopted;
 }
 
-async function failInterrupted(deps: BootDeps): Promise<void> {
-  const interrupted = await deps.db.deployment.findMany({ where: { status: { in: [...UNFINISHED] } }, select: { id: true, appId: true, rollbackOfId: true } });
-  for (const d of interrupted) {
+/**
+ * Deployments an earlier leader was building fail as interrupted; the ones still waiting (none of their work done)
+ * are returned, to be queued again, when their source is here (a repository, a kept release, a zip received here).
+ */
+async function settleInterrupted(deps: BootDeps) {
+  const unfinished = await deps.db.deployment.findMany({
+    where: { status: { in: [...UNFINISHED] } },
+    orderBy: { createdAt: "asc" },
+    select: { id: true, appId: true, status: true, source: true, rollbackOfId: true, app: { select: { id: true, slug: true } } },
+  });
+  const waiting: typeof unfinished = [];
+  for (const d of unfinished) {
+    if (d.status === "QUEUED" && (await sourceIsHere(deps, d))) {
+      waiting.push(d);
+      continue;
+    }
     await deps.state.updateDeployment(d.appId, d.id, { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() });
     if (!d.rollbackOfId) await deps.releases.removeSource(d.appId, d.id);
   }
+  return waiting;
+}
+
+async function sourceIsHere(deps: BootDeps, d: { id: string; appId: string; source: string; rollbackOfId: string | null }): Promise<boolean> {
+  if (d.source !== "zip" || d.rollbackOfId) return true;
+  return fs.access(deps.paths.sourceZip(d.appId, d.id)).then(
+    () => true,
+    () => false,
+  );
 }
 
 function appsToBringBack(db: Db) {

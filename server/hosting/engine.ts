@@ -27,8 +27,17 @@ import type { ProcessStatus } from "./processes/workers.ts";
 import type { HealthCheckOptions } from "./health-monitor.ts";
 import { releaseOf, type ReplicaStatus } from "./replicas.ts";
 
+/** What pause() stopped: resume() starts it again. */
+export interface Paused {
+  deploymentId: string | null;
+  web: boolean;
+  workers: boolean;
+}
+
 export interface EngineOptions {
   dataDir: string;
+  /** SHARED_DATA_DIR: the apps' data and received zips (hosting/paths.ts); DATA_DIR unless set. */
+  sharedDataDir?: string;
   limits: SandboxLimits;
   buildLimits: SandboxLimits;
   buildTimeoutMs: number;
@@ -91,7 +100,7 @@ export class HostingEngine {
   private readonly deployments: DeploymentRunner;
 
   constructor(private readonly deps: EngineDeps) {
-    this.paths = hostingPaths(deps.options.dataDir);
+    this.paths = hostingPaths(deps.options.dataDir, deps.options.sharedDataDir);
     this.health = new HealthSettings(deps.options.healthCheck);
     this.logs = new LogStore(deps.db, deps.sql, deps.pubsub, {
       retention: deps.options.logRetention,
@@ -132,7 +141,7 @@ export class HostingEngine {
    */
   boot(): Promise<void> {
     const { deps, paths, health, state, routes, runners, releases } = this;
-    return bootHosting({ ...deps, paths, health, state, routes, runners, releases });
+    return bootHosting({ ...deps, paths, health, state, routes, runners, releases, enqueue: (app, id) => this.enqueue(app, id) });
   }
 
   /** A new app answers with its "never deployed" page. */
@@ -229,22 +238,35 @@ export class HostingEngine {
 
   /** Runs `fn` with the app's processes stopped (a database restore), then starts its live release again. */
   async whileStopped<T>(app: { id: string; slug: string }, fn: () => Promise<T>): Promise<T> {
-    const supervisor = this.runners.findSupervisor(app.id);
-    const release = supervisor?.liveRelease;
-    // Web and the other types are decided apart: workers may write to the database while web crash-loops.
-    const webRan = !!supervisor?.running && !!release;
-    const workersRan = !!release && !!this.runners.findWorkers(app.id)?.types.length;
-    await Promise.all([webRan ? supervisor!.stop() : undefined, workersRan ? this.runners.findWorkers(app.id)!.stop() : undefined]);
+    const paused = await this.pause(app);
     try {
       return await fn();
     } finally {
-      if (webRan || workersRan) {
-        this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release!.deploymentId, line: "Restarting after a database restore." });
-        const formation = await this.runners.formationOf(app.id);
-        if (webRan) await supervisor!.bringBack(release!);
-        if (workersRan) this.runners.runWorkers(app, release!, formation);
-      }
+      await this.resume(app, paused);
     }
+  }
+
+  /** Stops the app's processes for a while (whileStopped) and says what ran, for resume(). */
+  async pause(app: { id: string }): Promise<Paused> {
+    const supervisor = this.runners.findSupervisor(app.id);
+    const workers = this.runners.findWorkers(app.id);
+    const release = supervisor?.liveRelease;
+    // Web and the other types are decided apart: workers may write to the database while web crash-loops.
+    const paused: Paused = { deploymentId: release?.deploymentId ?? null, web: !!supervisor?.running && !!release, workers: !!release && !!workers?.types.length };
+    await Promise.all([paused.web ? supervisor!.stop() : undefined, paused.workers ? workers!.stop() : undefined]);
+    return paused;
+  }
+
+  /** Starts again what pause() stopped, unless another release went live meanwhile (its deploy started it). */
+  async resume(app: { id: string; slug: string }, paused: Paused): Promise<void> {
+    if (!paused.web && !paused.workers) return;
+    const supervisor = this.runners.findSupervisor(app.id);
+    const release = supervisor?.liveRelease;
+    if (!supervisor || !release || release.deploymentId !== paused.deploymentId) return;
+    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting after a database restore." });
+    const formation = await this.runners.formationOf(app.id);
+    if (paused.web) await supervisor.bringBack(release);
+    if (paused.workers) this.runners.runWorkers(app, release, formation);
   }
 
   /** Stops everything the app runs and removes its releases; the database rows are the caller's. */
@@ -259,6 +281,7 @@ export class HostingEngine {
     await this.routes.flush();
     await this.deps.driver.removeApp(app.id);
     await fs.rm(this.paths.app(app.id), { recursive: true, force: true });
+    await fs.rm(this.paths.sharedApp(app.id), { recursive: true, force: true });
   }
 
   async close(): Promise<void> {

@@ -27,6 +27,8 @@ export class MemoryRouteTable implements RouteTable {
   private synced = 0;
   private syncing: Promise<void> | null = null;
   private flushQueued = false;
+  /** Told after each batch of changes (the cluster's leader publishes its table to the followers). */
+  private readonly watchers: (() => void)[] = [];
 
   /** From now on every change is pushed to the edge (a first push of everything starts now). */
   attachEdge(sync: EdgeSync, onError: (error: unknown) => void): Promise<void> {
@@ -88,14 +90,27 @@ export class MemoryRouteTable implements RouteTable {
     return this.edge !== null && this.synced >= this.generation;
   }
 
+  /** `listener` runs after each batch of changes from now on. */
+  watch(listener: () => void): void {
+    this.watchers.push(listener);
+  }
+
+  /** Every app's target at once, as another instance's table has them (a follower's copy of the leader's). */
+  replaceApps(apps: Iterable<[slug: string, target: RouteTarget]>): void {
+    this.targets.clear();
+    for (const [slug, target] of apps) this.targets.set(slug, target);
+    this.changed();
+  }
+
   private changed(): void {
     this.generation += 1;
     // After the current synchronous batch (setDomains, setDomain's remove-then-set): never half of it.
-    if (this.edge && !this.flushQueued) {
+    if ((this.edge || this.watchers.length) && !this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => {
         this.flushQueued = false;
         void this.flush();
+        for (const watcher of this.watchers) watcher();
       });
     }
   }

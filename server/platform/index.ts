@@ -7,6 +7,7 @@ import { createOAuthTokenStore } from "../db/oauth-token-store.ts";
 import { createAppReads } from "../db/app-reads.ts";
 import { createSql } from "../db/sql.ts";
 import { HostingEngine } from "../hosting/engine.ts";
+import type { RouteSnapshot } from "../hosting/routes.ts";
 import type { EdgeDriver } from "./edge/types.ts";
 import { OneOffRuns } from "../hosting/runs/runner.ts";
 import { systemClock, type Clock } from "../hosting/clock.ts";
@@ -23,7 +24,14 @@ import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 import { createProvisioners } from "./databases/index.ts";
-import { createClusterLease, refuseSplitLocalRuntime, type ClusterLease } from "./cluster/index.ts";
+import { createClusterLease, LeaderWork, refuseSplitLocalRuntime, type ClusterLease } from "./cluster/index.ts";
+import { CommandQueue } from "./cluster/commands.ts";
+import { ClusterEngine } from "./cluster/engine.ts";
+import { LeaderQuestions } from "./cluster/questions.ts";
+import { RouteCopies } from "./cluster/route-copies.ts";
+import { installationKey } from "./cluster/installation.ts";
+import { syncAllCronJobs } from "../hosting/cron/jobs.ts";
+import os from "node:os";
 
 export interface Platform {
   config: Config;
@@ -32,14 +40,18 @@ export interface Platform {
   pubsub: PubSub;
   mailer: Mailer;
   services: Services;
-  engine: HostingEngine;
+  /** The engine as every entry point uses it: the leader's own, reached through the command queue on a follower. */
+  engine: ClusterEngine;
   /** One-off runs (`slipway run`): beside the engine, through the same runtime driver. */
   runs: OneOffRuns;
   /** Starts the live releases' cron jobs at their minutes (on the leader: see cluster). */
   cron: CronScheduler;
   /** Throws ClusterTopologyError when this instance may not run beside the others on this database (before boot). */
   checkCluster(): Promise<void>;
-  /** Makes this instance the leader when no other is (started once the server listens, at its port). */
+  /**
+   * Makes this instance the leader when no other is, before it listens at `port`: the leader adopts what runs and
+   * brings back the rest (resolves once it did); a follower copies the leader's routing table.
+   */
   joinCluster(port: number): Promise<void>;
   cluster: ClusterLease | null;
   storage: ObjectStorage;
@@ -51,8 +63,16 @@ export interface Platform {
 
 const CACHE_CLEARED = "read-cache:cleared";
 
+export interface PlatformHooks {
+  /**
+   * A clustered instance that led lost the lease (it could not renew it: the database was out of reach): another
+   * leads now, so this one must stop acting on the apps. The server exits (a restart joins as a follower).
+   */
+  onLostLeadership?(): void;
+}
+
 /** `clock`: what cron's minutes are read from (tests drive it). */
-export async function createPlatform(config: Config, logger: MailLogger, clock: Clock = systemClock): Promise<Platform> {
+export async function createPlatform(config: Config, logger: MailLogger, clock: Clock = systemClock, hooks: PlatformHooks = {}): Promise<Platform> {
   const instance = randomUUID();
   const counters = createCounterStore(config.redisUrl, config.redisKeyPrefix);
   const pubsub = createPubSub(config.redisUrl, config.redisKeyPrefix);
@@ -70,9 +90,12 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   const mailer = createMailer(config.mail, logger);
   const githubTokens = createGitHubTokenStore({ db, config });
   const runtimeLog = { info: (message: string) => logger.info({}, message), warn: (message: string) => logger.warn({}, message) };
-  const driver = await createRuntime(config, runtimeLog, toolchainPackages(builders));
+  // Several instances share a PostgreSQL database (a SQLite file has one): followers reach the leader's engine, and
+  // what the runtime creates is labelled with the installation's key, so whichever instance leads adopts it.
+  const clustered = config.databaseProvider === "postgresql";
+  const driver = await createRuntime(config, runtimeLog, toolchainPackages(builders), clustered ? await installationKey(db) : undefined);
   const onError = (err: unknown, message: string) => logger.error({ err }, message);
-  const engine = new HostingEngine({
+  const hosting = new HostingEngine({
     db,
     git: { baseUrl: config.githubUrl, tokenFor: (appId) => githubTokens.tokenFor(appId) },
     sql,
@@ -86,12 +109,25 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     },
     options: {
       dataDir: config.dataDir,
+      sharedDataDir: config.sharedDataDir,
       ...config.hosting,
       drainMs: 1000,
       stopGraceMs: 5000,
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
+  let cluster: ClusterLease | null = null;
+  let closing = false;
+  const leading = () => !clustered || !!cluster?.leading;
+  const commands = clustered
+    ? new CommandQueue({ databaseUrl: config.databaseUrl, pubsub, onError, queueExists: async () => (await db.$queryRawUnsafe<unknown[]>("SELECT 1 FROM information_schema.schemata WHERE schema_name = 'pgboss'")).length > 0 })
+    : null;
+  const questions = clustered ? new LeaderQuestions({ pubsub, waitMs: 1000, onError }) : null;
+  const engine = new ClusterEngine({ db, local: hosting, leading, cluster: commands && questions ? { commands, questions } : null, answerWithinMs: Math.max(30_000, 2 * config.clusterLeaseMs), onError });
+  let listeningPort = config.port;
+  const routeCopies = clustered
+    ? new RouteCopies({ pubsub, routes: hosting.routes, leading, address: () => ({ host: reachableHost(config.host), port: listeningPort }), onError })
+    : null;
   const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError, clock });
   logger.info({}, await describeBuilders(builders, config.runtime));
   const storage = await createStorage(config);
@@ -111,11 +147,32 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     },
     onError,
   });
-  const leaderWork = [
-    { start: () => cron.start(), stop: () => cron.close() },
-    { start: () => services.backups.start(), stop: () => services.backups.stop() },
-  ];
-  let cluster: ClusterLease | null = null;
+  let engineStarted = false;
+  const engineWork = {
+    async start() {
+      // Interrupted deployments are settled and stopped apps' pages set up before the first request; running apps
+      // come back in the background (their page says deploying until they answer).
+      await hosting.boot();
+      await runs.failInterrupted();
+      // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
+      await syncAllCronJobs(db);
+      engineStarted = true;
+      if (!questions || !commands || !routeCopies) return;
+      routeCopies.publish();
+      await questions.answer((kind, about) => (kind === "runtime" ? hosting.runtime(about) : kind === "routes" ? routeCopies.forFollowers() : null));
+      await commands.work((command) => engine.handle(command));
+    },
+    async stop() {
+      if (!engineStarted || closing) return;
+      // Its supervisors would fight the new leader's over the same apps: the instance goes (and comes back following).
+      logger.error({}, "This instance lost the cluster's lease (it could not renew it in time): another instance leads now.");
+      hooks.onLostLeadership?.();
+    },
+  };
+  const leaderWork = new LeaderWork(
+    [engineWork, { start: () => cron.start(), stop: () => cron.close() }, { start: () => services.backups.start(), stop: () => services.backups.stop() }],
+    onError,
+  );
   return {
     config,
     db,
@@ -134,20 +191,35 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     },
     checkCluster: () => refuseSplitLocalRuntime(db, { dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs }),
     async joinCluster(port) {
+      listeningPort = port;
+      await commands?.start();
+      await questions?.start();
+      await routeCopies?.start();
       cluster = createClusterLease({ db, dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, leaderWork, onError }, port);
       await cluster.start();
+      await leaderWork.settled();
+      if (!leading() && questions) hosting.routes.replaceApps(((await questions.ask("routes", "")) as RouteSnapshot["apps"] | null) ?? []);
     },
     async close() {
+      closing = true;
       await cluster?.close();
+      await routeCopies?.close();
+      await questions?.close();
+      await commands?.close();
       await services.backups.stop();
       await services.domains.stop();
       await cron.close();
       await runs.close();
-      await engine.close();
+      await hosting.close();
       await databases.close();
       await clearedElsewhere.return?.();
       await Promise.all([counters.close(), pubsub.close(), mailer.close(), storage.close()]);
       await Promise.all([db.$disconnect(), sql.close()]);
     },
   };
+}
+
+/** Where the other instances reach this one: the address it listens on, or the machine's name for a wildcard. */
+function reachableHost(host: string): string {
+  return host === "0.0.0.0" || host === "::" ? os.hostname() : host;
 }

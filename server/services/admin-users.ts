@@ -5,7 +5,7 @@
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AuditService } from "./audit.ts";
 import type { Page } from "./pages.ts";
@@ -30,7 +30,7 @@ export interface UserChanges {
 
 const Q_MAX = 200;
 
-export function createAdminUserService(deps: { db: Db; engine: HostingEngine; accounts: AccountService; audit: AuditService; defaultQuota: Config["defaultQuota"] }) {
+export function createAdminUserService(deps: { db: Db; engine: ClusterEngine; accounts: AccountService; audit: AuditService; defaultQuota: Config["defaultQuota"] }) {
   const { db, engine, accounts, audit, defaultQuota } = deps;
 
   async function find(id: string) {

@@ -7,7 +7,7 @@ import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError }
 import { Prisma } from "../generated/sqlite/client.ts";
 import { healthCheckProblems, toHealthCheckSpec, type HealthProbe } from "../hosting/health-settings.ts";
 import { instancesBesideWeb, type Formation } from "../hosting/processes/workers.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import { appTopic } from "../hosting/state.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { AccountService } from "./accounts.ts";
@@ -42,7 +42,7 @@ export type AppRow = Awaited<ReturnType<Db["app"]["findUniqueOrThrow"]>>;
 
 const GITHUB_TOKEN = /^[\x21-\x7e]{1,255}$/;
 
-export function createAppService(deps: { db: Db; reads: AppReads; config: Config; engine: HostingEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
+export function createAppService(deps: { db: Db; reads: AppReads; config: Config; engine: ClusterEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
   const { db, engine, accounts } = deps;
   const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
   /** What else goes with a deleted app (its databases), run once its processes are stopped. */
@@ -147,7 +147,7 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       // Running instances change in the background: new ones take traffic once they answer (App.processes tells).
       if (instances != null && instances !== app.instances) void engine.scale(updated, instances);
       // The checks read it on their next run: running instances need no restart.
-      if (input.healthcheck !== undefined) engine.health.set(app.id, updated.healthcheck);
+      if (input.healthcheck !== undefined) await engine.settingsChanged(app, updated.healthcheck);
       return updated;
     },
 

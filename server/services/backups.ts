@@ -11,7 +11,7 @@ import { pipeline } from "node:stream/promises";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { NotFoundError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import type { ObjectStorage } from "../platform/storage/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { AuditService } from "./audit.ts";
@@ -32,7 +32,7 @@ const CLAIM_MS = 30 * 60_000;
 export function createBackupService(deps: {
   db: Db;
   config: Config;
-  engine: HostingEngine;
+  engine: ClusterEngine;
   storage: ObjectStorage;
   resources: ResourceService;
   audit: AuditService;

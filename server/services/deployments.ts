@@ -2,7 +2,7 @@
 // engine and answered at once (202): the build log and status tell the rest.
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import { isCommitSha } from "../hosting/source/git.ts";
 import { checkZip } from "../hosting/source/zip.ts";
 import { keepFile } from "../hosting/source/keep-file.ts";
@@ -31,7 +31,7 @@ export type DeploymentRow = Awaited<ReturnType<Db["deployment"]["findUniqueOrThr
 
 const FINISHED = new Set(["LIVE", "FAILED", "SUPERSEDED", "CANCELED"]);
 
-export function createDeploymentService(deps: { db: Db; apps: AppService; engine: HostingEngine; uploads: UploadService }) {
+export function createDeploymentService(deps: { db: Db; apps: AppService; engine: ClusterEngine; uploads: UploadService }) {
   const { db, apps, engine, uploads } = deps;
 
   async function ofApp(appId: string, id: unknown): Promise<DeploymentRow> {

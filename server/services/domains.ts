@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import { CHALLENGE_PREFIX } from "../hosting/router/challenge.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { AppService } from "./apps.ts";
@@ -49,7 +49,7 @@ export interface DomainView {
 export function createDomainService(deps: {
   db: Db;
   config: Config;
-  engine: HostingEngine;
+  engine: ClusterEngine;
   apps: AppService;
   pubsub: PubSub;
   audit: AuditService;

@@ -2,7 +2,7 @@
 // (Heroku's config vars), and the values are redacted from its logs from then on.
 import type { Db } from "../db/client.ts";
 import { InvalidRequestError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import { isEnvKey, MAX_ENV_VALUE, MAX_ENV_VARS } from "./app-rules.ts";
 import type { AppService } from "./apps.ts";
 import type { Acting, AuditService } from "./audit.ts";
@@ -15,7 +15,7 @@ export interface EnvVarRecord {
 /** Names the platform sets itself. */
 const PLATFORM_KEYS = new Set(["PORT"]);
 
-export function createEnvService(deps: { db: Db; apps: AppService; engine: HostingEngine; audit: AuditService }) {
+export function createEnvService(deps: { db: Db; apps: AppService; engine: ClusterEngine; audit: AuditService }) {
   const { db, apps, engine, audit } = deps;
   const list = (appId: string): Promise<EnvVarRecord[]> =>
     db.envVar.findMany({ where: { appId }, orderBy: { key: "asc" }, select: { key: true, value: true } });

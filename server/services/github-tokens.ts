@@ -7,7 +7,7 @@ import type { Db } from "../db/client.ts";
 import { createSealer } from "./sealed.ts";
 
 export function createGitHubTokenStore(deps: { db: Db; config: Config }) {
-  const sealer = createSealer(deps.config.dataDir, "github-tokens");
+  const sealer = createSealer(deps.config.sharedDataDir, "github-tokens");
 
   return {
     encrypt: (appId: string, token: string): string => sealer.seal(appId, token),

@@ -12,7 +12,7 @@ import type { AuditService } from "./audit.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { InvalidRequestError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import { isCommitSha } from "../hosting/source/git.ts";
 import type { AppRow } from "./apps.ts";
 import type { DeploymentService } from "./deployments.ts";
@@ -32,7 +32,7 @@ type Json = Record<string, any>;
 export function createGitHubWebhookService(deps: {
   db: Db;
   config: Config;
-  engine: HostingEngine;
+  engine: ClusterEngine;
   deployments: DeploymentService;
   audit: AuditService;
   /** Drops a deleted preview app's databases (services/resources.ts). */

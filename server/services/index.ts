@@ -6,7 +6,7 @@ import type { MailLogger, Mailer } from "../platform/mail/index.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 import type { CounterStore } from "../platform/ratelimit/index.ts";
 import type { ReadCache } from "../platform/read-cache.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import { createAccountService } from "./accounts.ts";
 import type { AppReads } from "../db/app-reads.ts";
 import { createAppService } from "./apps.ts";
@@ -55,7 +55,7 @@ export interface ServiceDeps {
   tokens: OAuthTokenStore;
   /** Prepared SQL for the app list (db/app-reads.ts). */
   appReads: AppReads;
-  engine: HostingEngine;
+  engine: ClusterEngine;
   runs: OneOffRuns;
   githubTokens: GitHubTokenStore;
   /** CDN files and database backups. */
@@ -78,7 +78,7 @@ export function createServices(deps: ServiceDeps) {
   const { db, engine } = deps;
   const uploads = createUploadService(engine.paths.uploads);
   const apps = createAppService({ db, reads: deps.appReads, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
-  const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.dataDir, "resources"), audit });
+  const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.sharedDataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
   const runs = createRunService({ db, apps, accounts, runner: deps.runs, terminals: !!engine.terminals });
   apps.onRemove((app) => runs.cancelAll(app.id));

@@ -1,6 +1,6 @@
 // Build, runtime and run logs of an app, polled by `after` or watched live.
 import { InvalidRequestError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import type { LogKind, LogLineRecord } from "../hosting/logs/store.ts";
 import { isLogTimestamp } from "../hosting/logs/timestamps.ts";
 import type { AppService } from "./apps.ts";
@@ -27,7 +27,7 @@ export interface LogRequest {
 export const MAX_LOG_LIMIT = 1000;
 const DEFAULT_LOG_LIMIT = 200;
 
-export function createLogService(deps: { apps: AppService; deployments: DeploymentService; runs: RunService; engine: HostingEngine }) {
+export function createLogService(deps: { apps: AppService; deployments: DeploymentService; runs: RunService; engine: ClusterEngine }) {
   const { apps, deployments, runs, engine } = deps;
 
   async function resolve(ownerId: string, slug: string, request: LogRequest) {

@@ -4,7 +4,7 @@
 import type { Db } from "../db/client.ts";
 import { InvalidRequestError, QuotaExceededError } from "../errors.ts";
 import { shownCommand } from "../hosting/deploy/shown-command.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import type { ProcessStatus } from "../hosting/processes/workers.ts";
 import type { InstanceStatus } from "../hosting/processes/process-group.ts";
 import type { ReplicaStatus } from "../hosting/replicas.ts";
@@ -27,7 +27,7 @@ export interface ProcessView extends Omit<ProcessStatus, "instances"> {
   instances: InstanceView[];
 }
 
-export function createProcessService(deps: { db: Db; apps: AppService; accounts: AccountService; engine: HostingEngine }) {
+export function createProcessService(deps: { db: Db; apps: AppService; accounts: AccountService; engine: ClusterEngine }) {
   const { db, apps, accounts, engine } = deps;
 
   /** The live release's process types: web (unless a static site), then the Procfile's others. */
@@ -39,8 +39,8 @@ export function createProcessService(deps: { db: Db; apps: AppService; accounts:
   }
 
   /** App.processes: what runs now, by type. */
-  function list(app: AppRow, web: string | null): ProcessView[] {
-    const runtime = engine.runtime(app.id);
+  async function list(app: AppRow, web: string | null): Promise<ProcessView[]> {
+    const runtime = await engine.runtime(app.id);
     const webProcess: ProcessView[] =
       web === null
         ? []

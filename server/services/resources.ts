@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError, QuotaExceededError } from "../errors.ts";
-import type { HostingEngine } from "../hosting/engine.ts";
+import type { ClusterEngine } from "../platform/cluster/engine.ts";
 import type { DatabaseType, Provisioners } from "../platform/databases/index.ts";
 import type { AccountService } from "./accounts.ts";
 import type { AppRow, AppService } from "./apps.ts";
@@ -31,7 +31,7 @@ const TYPES = ["postgres", "sqlite"];
 
 export function createResourceService(deps: {
   db: Db;
-  engine: HostingEngine;
+  engine: ClusterEngine;
   apps: AppService;
   accounts: AccountService;
   provisioners: Provisioners;

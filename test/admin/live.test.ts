@@ -60,7 +60,7 @@ describe("live effects of admin actions", () => {
 
     const app = await server.slipway.platform.db.app.findUniqueOrThrow({ where: { slug } });
     expect(app.status).toBe("STOPPED");
-    expect(server.slipway.platform.engine.runtime(app.id).running).toBe(false);
+    expect((await server.slipway.platform.engine.runtime(app.id)).running).toBe(false);
     const [event] = (await boss.client.get(`/api/admin/audit?action=admin.user.suspend&target=${owner.user.id}`)).body;
     expect(JSON.parse(event.details).stoppedApps).toEqual([slug]);
 

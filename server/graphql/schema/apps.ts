@@ -73,7 +73,7 @@ export const App = builder.prismaObject("App", {
     liveDeployment: t.relation("liveDeployment", { nullable: true, description: "The deployment serving now" }),
     restarts: t.int({
       description: "Crashes in a row since the last healthy period (resets after it, and on a new release)",
-      resolve: (app, _args, ctx) => ctx.services.apps.runtime(app.id).restarts,
+      resolve: async (app, _args, ctx) => (await ctx.services.apps.runtime(app.id)).restarts,
     }),
     sandbox: t.field({ type: Sandbox, description: "The isolation enforced around this app's processes", resolve: (_app, _args, ctx) => ctx.services.apps.sandbox() }),
   }),

@@ -17,8 +17,10 @@ export class DeployQueue {
 
   constructor(private readonly hooks: QueueHooks) {}
 
+  /** Queues the deployment (once: queueing one that waits or runs already changes nothing). */
   async enqueue(appId: string, deploymentId: string): Promise<void> {
     const queue = this.apps.get(appId) ?? {};
+    if (queue.waiting === deploymentId || queue.running?.id === deploymentId) return;
     this.apps.set(appId, queue);
     const replaced = queue.waiting;
     queue.waiting = deploymentId;

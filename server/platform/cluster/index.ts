@@ -22,7 +22,7 @@ export interface ClusterDeps {
   runtime: string;
   leaseMs: number;
   /** What the leader runs, started when this instance leads and stopped when it no longer does. */
-  leaderWork: { start(): void; stop(): Promise<void> }[];
+  leaderWork: LeaderWork;
   onError(error: unknown, message: string): void;
   clock?: Clock;
 }
@@ -47,16 +47,48 @@ const hostOf = (address: string) => address.slice(0, address.lastIndexOf(":"));
 
 /** The lease of this instance, reachable at `port` on this machine; start() once the server listens. */
 export function createClusterLease(deps: ClusterDeps, port: number): ClusterLease {
-  const work = deps.leaderWork;
   return new ClusterLease({
     db: deps.db,
     clock: deps.clock ?? systemClock,
     instance: { id: clusterInstanceId(deps.dataDir), address: `${os.hostname()}:${port}`, runtime: deps.runtime },
     ttlMs: deps.leaseMs,
-    onChange: (leading) => {
-      if (leading) for (const w of work) w.start();
-      else for (const w of work) void w.stop().catch((error: unknown) => deps.onError(error, "stopping the leader's work"));
-    },
+    onChange: (leading) => (leading ? deps.leaderWork.lead() : deps.leaderWork.follow()),
     onError: deps.onError,
   });
+}
+
+export interface LeaderPart {
+  start(): void | Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** What the leader runs (the engine first, then cron and backups), started and stopped in order, one change at a time. */
+export class LeaderWork {
+  private latest: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly parts: LeaderPart[],
+    private readonly onError: (error: unknown, message: string) => void,
+  ) {}
+
+  lead(): void {
+    this.then(async () => {
+      for (const part of this.parts) await part.start();
+    }, "starting the leader's work");
+  }
+
+  follow(): void {
+    this.then(async () => {
+      await Promise.all(this.parts.map((part) => part.stop()));
+    }, "stopping the leader's work");
+  }
+
+  /** Resolves once the latest change (leading or following) is done. */
+  settled(): Promise<void> {
+    return this.latest;
+  }
+
+  private then(step: () => Promise<void>, what: string): void {
+    this.latest = this.latest.then(step).catch((error: unknown) => this.onError(error, what));
+  }
 }

@@ -26,7 +26,7 @@ export interface LeaseDeps {
 export const ENGINE_LEASE = "engine";
 
 export class ClusterLease {
-  /** This boot's holder name: a restarted instance waits for its previous lease to run out, as any other would. */
+  /** This boot's holder name (the instance's id, then when it started). */
   private readonly holder: string;
   private readonly startedAt: Date;
   private renewTimer: unknown = null;
@@ -81,7 +81,9 @@ export class ClusterLease {
   private async take(now: number): Promise<boolean> {
     const { db, ttlMs } = this.deps;
     const expiresAt = new Date(now + ttlMs);
-    const taken = await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, OR: [{ holder: this.holder }, { expiresAt: { lt: new Date(now) } }] }, data: { holder: this.holder, expiresAt } });
+    // An earlier boot of this same instance (its id is per machine and DATA_DIR) holds nothing any more: taken at once.
+    const free = [{ holder: this.holder }, { expiresAt: { lt: new Date(now) } }, { holder: { startsWith: `${this.deps.instance.id}/` } }];
+    const taken = await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, OR: free }, data: { holder: this.holder, expiresAt } });
     if (taken.count === 1) return true;
     // No lease yet: the first to create it leads; the others lose on its primary key.
     if (await db.clusterLease.findUnique({ where: { name: ENGINE_LEASE }, select: { name: true } })) return false;

@@ -9,20 +9,25 @@ import type { RuntimeDriver, SandboxReport } from "./types.ts";
 export type * from "./types.ts";
 export { SandboxUnavailableError } from "./errors.ts";
 
-export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "postgresProvisionUrl" | "docker" | "hosting">>;
+export type RuntimeConfig = Pick<Config, "runtime" | "dataDir" | "sandboxAllowPartial"> & Partial<Pick<Config, "sharedDataDir" | "postgresProvisionUrl" | "docker" | "hosting">>;
 
 export interface RuntimeLogger {
   info(message: string): void;
   warn(message: string): void;
 }
 
-/** toolchains: the Debian packages of the builders' toolchains, which the container runtimes' base image holds. */
-export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger, toolchains: readonly (string | RegExp)[] = []): Promise<RuntimeDriver> {
+/**
+ * toolchains: the Debian packages of the builders' toolchains, which the container runtimes' base image holds;
+ * platformKey: what the container runtimes label their containers with (default: one per DATA_DIR).
+ */
+export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger, toolchains: readonly (string | RegExp)[] = [], platformKey?: string): Promise<RuntimeDriver> {
   const forward = config.postgresProvisionUrl ? await postgresEndpoint(config.postgresProvisionUrl) : undefined;
   const driver =
     config.runtime === "swarm"
       ? await createSwarmDriver({
           dataDir: config.dataDir,
+          platformKey,
+          sharedDataDir: config.sharedDataDir,
           allowPartial: config.sandboxAllowPartial,
           dockerHost: config.docker?.host,
           baseImage: config.docker?.baseImage,
@@ -35,6 +40,8 @@ export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger, 
       : config.runtime === "docker"
       ? await createDockerDriver({
           dataDir: config.dataDir,
+          platformKey,
+          sharedDataDir: config.sharedDataDir,
           allowPartial: config.sandboxAllowPartial,
           dockerHost: config.docker?.host,
           baseImage: config.docker?.baseImage,
@@ -43,7 +50,7 @@ export async function createRuntime(config: RuntimeConfig, log?: RuntimeLogger, 
           forward,
           log: log && ((line) => log.info(`docker runtime: ${line}`)),
         })
-      : await createLocalDriver({ dataDir: config.dataDir, allowPartial: config.sandboxAllowPartial, forward });
+      : await createLocalDriver({ dataDir: config.dataDir, sharedDataDir: config.sharedDataDir, allowPartial: config.sandboxAllowPartial, forward });
   if (log) logSandbox(driver.sandbox, config.sandboxAllowPartial, log);
   return driver;
 }

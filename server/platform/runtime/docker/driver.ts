@@ -21,6 +21,10 @@ import { ensureReleaseImage, releaseTag, removeAppImages, removeReleaseImage } f
 
 export interface DockerDriverOptions {
   dataDir: string;
+  /** SHARED_DATA_DIR, where the apps' data folders are (DATA_DIR unless set). */
+  sharedDataDir?: string;
+  /** Labels what this driver creates, and what it adopts: the installation's key when several instances share it. */
+  platformKey?: string;
   allowPartial: boolean;
   dockerHost?: string;
   baseImage?: string;
@@ -101,7 +105,7 @@ class DockerDriver implements RuntimeDriver {
     private readonly options: DockerDriverOptions,
   ) {
     this.sandbox = e.report;
-    this.platform = platformId(options.dataDir);
+    this.platform = options.platformKey ?? platformId(options.dataDir);
     this.graceMs = options.graceMs ?? 5000;
   }
 
@@ -180,7 +184,7 @@ class DockerDriver implements RuntimeDriver {
     const binds: Bind[] = [];
     if (spec.dataDir) {
       await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
-      binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
+      binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.sharedDataDir ?? this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
     const { kind, labels } = adoptionLabels(spec, DATA_PATH);
     const runtimeEnv: Record<string, string> = kind === "web" ? { HOME: "/tmp", PORT: String(APP_PORT) } : { HOME: "/tmp" };
@@ -294,7 +298,7 @@ class DockerDriver implements RuntimeDriver {
     // A one-off run of the app's own (slipway run) sees its data folder, as its processes do.
     if (spec.dataDir) {
       await mkdir(spec.dataDir, { recursive: true, mode: 0o700 });
-      binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" }), DATA_PATH]);
+      binds.push([await prepareWorkDir(spec.dataDir, { uid: APP_USER.uid, dataDir: this.options.sharedDataDir ?? this.options.dataDir, chown: "always" }), DATA_PATH]);
     }
     return binds;
   }

@@ -26,6 +26,8 @@ import { prepareWorkDir } from "./workdir.ts";
 export interface LocalDriverOptions {
   /** The platform's DATA_DIR: release directories live below it, and reap() frees what it left behind. */
   dataDir: string;
+  /** SHARED_DATA_DIR, where the apps' data folders are (DATA_DIR unless set). */
+  sharedDataDir?: string;
   /** Run builds and apps even when a sandbox layer is unavailable (SANDBOX_ALLOW_PARTIAL). */
   allowPartial: boolean;
   /** The uid of slot n is uidBase + n. */
@@ -57,7 +59,7 @@ export async function createLocalDriver(options: LocalDriverOptions): Promise<Ru
     const network = enforcement.report.layers.find((l) => l.name === "network");
     if (network) network.detail += `; one exception: the PostgreSQL server of app databases (${host}:${port}), at ${SERVICE_ADDRESS}:${port} only`;
   }
-  return new LocalDriver(enforcement, { ...options, uidBase, cgroupParent, graceMs: options.graceMs ?? 5000 }, new SlotRegistry(slotsDir, APP_RANGE.slots, self));
+  return new LocalDriver(enforcement, { ...options, sharedDataDir: options.sharedDataDir ?? options.dataDir, uidBase, cgroupParent, graceMs: options.graceMs ?? 5000 }, new SlotRegistry(slotsDir, APP_RANGE.slots, self));
 }
 
 class LocalDriver implements RuntimeDriver {
@@ -243,7 +245,7 @@ class LocalDriver implements RuntimeDriver {
   private async prepareDataDir(dir: string, app: App): Promise<string> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
     // "always": the platform creates and restores database files in it as root.
-    return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.dataDir, chown: "always" });
+    return prepareWorkDir(dir, { uid: app.uid, dataDir: this.options.sharedDataDir ?? this.options.dataDir, chown: "always" });
   }
 
   /** The app's build cache: owned by its uid, re-owned (whole) only when the app's slot, hence uid, changed. */

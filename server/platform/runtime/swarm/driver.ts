@@ -30,8 +30,9 @@ export async function createSwarmDriver(options: SwarmDriverOptions): Promise<Ru
   }
   const builds = await createDockerDriver(options);
   const orchestrator = new SwarmOrchestrator(docker, {
-    platformId: platformId(options.dataDir),
+    platformId: options.platformKey ?? platformId(options.dataDir),
     dataDir: options.dataDir,
+    sharedDataDir: options.sharedDataDir,
     baseImage: () => ensureBaseImage(docker, { configured: options.baseImage, toolchains: options.toolchains, log: options.log }),
     registry: options.registry,
     stopGraceMs: options.stopGraceMs ?? 5000,

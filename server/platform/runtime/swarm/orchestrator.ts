@@ -24,6 +24,8 @@ export interface OrchestratorOptions {
   platformId: string;
   /** DATA_DIR: the folders above an app's data folder get the search bit the app user needs. */
   dataDir: string;
+  /** SHARED_DATA_DIR, where the apps' data folders are (DATA_DIR unless set). */
+  sharedDataDir?: string;
   /** The base image the release images are built from (made at boot). */
   baseImage: () => Promise<string>;
   /** host[:port] of the registry every node pulls release images from; null: one node, local images. */
@@ -286,7 +288,7 @@ export class SwarmOrchestrator {
     const data = release.dataDir;
     if (data && (!this.options.registry || (await fs.readdir(data.host).catch(() => [])).length > 0)) {
       await fs.mkdir(data.host, { recursive: true, mode: 0o700 });
-      await prepareWorkDir(data.host, { uid: APP_USER.uid, dataDir: this.options.dataDir, chown: "always" });
+      await prepareWorkDir(data.host, { uid: APP_USER.uid, dataDir: this.options.sharedDataDir ?? this.options.dataDir, chown: "always" });
       spec.dataDir = data;
       spec.pinToNode = await (this.nodeId ??= this.docker.info().then((i: { Swarm: { NodeID: string } }) => i.Swarm.NodeID));
     }

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "Installation" (
+    "id" INTEGER NOT NULL PRIMARY KEY DEFAULT 1,
+    "key" TEXT NOT NULL,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP
+);
