@@ -6,7 +6,7 @@ import { dockerUnavailable } from "./helpers/runtime.ts";
 import { LANGUAGE_SUITE, SHARED_SUITE } from "./shared-suite.ts";
 
 /** Tests of what only container runtimes do, beyond the shared suite, and the languages on the base image's toolchains. */
-const DOCKER_ONLY = ["test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts", ...LANGUAGE_SUITE];
+const DOCKER_ONLY = ["test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts", "test/cluster/instances.test.ts", ...LANGUAGE_SUITE];
 
 const unavailable = await dockerUnavailable();
 if (unavailable) {

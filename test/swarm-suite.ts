@@ -7,7 +7,7 @@ import { LANGUAGE_SUITE, SHARED_SUITE } from "./shared-suite.ts";
 import { dockerUnavailable } from "./helpers/runtime.ts";
 import { ensureSwarm } from "./helpers/swarm.ts";
 
-const SWARM_ONLY = ["test/hosting/swarm.test.ts", "test/hosting/swarm-registry.test.ts", "test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts", ...LANGUAGE_SUITE];
+const SWARM_ONLY = ["test/hosting/swarm.test.ts", "test/hosting/swarm-registry.test.ts", "test/hosting/dockerfile.test.ts", "test/hosting/processes.test.ts", "test/hosting/run-terminal.test.ts", "test/cluster/instances.test.ts", ...LANGUAGE_SUITE];
 
 const unavailable = (await dockerUnavailable()) ?? (await ensureSwarm());
 if (unavailable) {

@@ -137,7 +137,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   });
   let edge: EdgeDriver | null = null;
   const certificateOf = (hostname: string, verified: boolean) => edge?.certificate(hostname, verified) ?? "none";
-  const services = createServices({ db, config, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, certificateOf, now: () => new Date(clock.now()) });
+  const services = createServices({ db, config, someoneLeads: () => !clustered || !!cluster?.someoneLeads, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, certificateOf, now: () => new Date(clock.now()) });
   const cron = new CronScheduler({
     db,
     clock,

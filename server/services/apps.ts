@@ -42,7 +42,10 @@ export type AppRow = Awaited<ReturnType<Db["app"]["findUniqueOrThrow"]>>;
 
 const GITHUB_TOKEN = /^[\x21-\x7e]{1,255}$/;
 
-export function createAppService(deps: { db: Db; reads: AppReads; config: Config; engine: ClusterEngine; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
+const NO_LEADER =
+  "No Slipway instance leads the cluster right now: this status is the last one observed, apps keep serving, and deploys, restarts and stops wait until an instance leads again (within seconds when one is up).";
+
+export function createAppService(deps: { db: Db; reads: AppReads; config: Config; engine: ClusterEngine; someoneLeads(): boolean; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
   const { db, engine, accounts } = deps;
   const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
   /** What else goes with a deleted app (its databases), run once its processes are stopped. */
@@ -82,6 +85,9 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
     },
 
     runtime: (appId: string) => engine.runtime(appId),
+
+    /** Said beside every app's status while no instance leads the cluster (the status is then the last one seen). */
+    statusNote: (): string | null => (deps.someoneLeads() ? null : NO_LEADER),
 
     sandbox: () => engine.sandbox,
 

@@ -44,6 +44,8 @@ import type { OneOffRuns } from "../hosting/runs/runner.ts";
 import { createSealer } from "./sealed.ts";
 
 export interface ServiceDeps {
+  /** Whether an instance leads the cluster now (always, alone): apps' statuses are the leader's observations. */
+  someoneLeads(): boolean;
   db: Db;
   config: Config;
   counters: CounterStore;
@@ -77,7 +79,7 @@ export function createServices(deps: ServiceDeps) {
   const accounts = createAccountService({ ...deps, sessions, verification, throttle, audit });
   const { db, engine } = deps;
   const uploads = createUploadService(engine.paths.uploads);
-  const apps = createAppService({ db, reads: deps.appReads, config: deps.config, engine, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
+  const apps = createAppService({ db, reads: deps.appReads, config: deps.config, engine, someoneLeads: deps.someoneLeads, accounts, pubsub: deps.pubsub, githubTokens: deps.githubTokens, audit });
   const resources = createResourceService({ db, engine, apps, accounts, provisioners: deps.databases, sealer: createSealer(deps.config.sharedDataDir, "resources"), audit });
   apps.onRemove((app) => resources.removeAllOf(app));
   const runs = createRunService({ db, apps, accounts, runner: deps.runs, terminals: !!engine.terminals });

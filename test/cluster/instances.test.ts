@@ -11,7 +11,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LABEL, createDockerClient } from "../../server/platform/runtime/docker/client.ts";
-import { requestApp, waitFor, waitForDeployment } from "../helpers/apps.ts";
+import { requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { GitHubDouble } from "../helpers/git.ts";
 import { TEST_RUNTIME, dockerUnavailable } from "../helpers/runtime.ts";
@@ -178,6 +178,15 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     }
     const lines = await buildLines(accepted.body.id);
     expect(lines.filter((line) => line.startsWith("Deploying acme/clustered"))).toHaveLength(1);
+    // A zip received by another follower is built by the leader (it reads it from SHARED_DATA_DIR).
+    const other = new Client(instances[2].url);
+    other.cookie = owner.cookie;
+    const uploaded = await uploadZip(other, slug, await zipFolder(null, app("v1-zip")));
+    expect(uploaded.status).toBe(202);
+    expect(await deployed(instances[0], uploaded.body.id)).toMatchObject({ status: "LIVE" });
+    for (const instance of instances) {
+      await waitFor(async () => (await requestApp(instance.url, `${slug}.localhost`)).body === "v1-zip", 10_000, `${instance.name} to route the new release`);
+    }
     // The follower asks the leader what runs: the app's details show its instance.
     const details = (await owner.get(`/api/apps/${slug}`)).body;
     expect(details.status).toBe("RUNNING");

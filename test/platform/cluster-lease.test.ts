@@ -68,6 +68,8 @@ describe("the leader's lease", () => {
     // a dies (its clock stops): b does not take over while a's lease lasts, and does once it ran out.
     for (const round of [3000, 6000, 9000]) await at(b, T0 + round, async () => (await seen("bbbb")) === T0 + round);
     expect(b.lease.leading).toBe(false);
+    // b still knows of a leader: a's lease was live at its last round.
+    expect(b.lease.someoneLeads).toBe(true);
     await at(b, T0 + 12_000, () => b.lease.leading);
     expect([b.changes, await holder()]).toEqual([[true], "bbbb"]);
 
@@ -78,6 +80,8 @@ describe("the leader's lease", () => {
     await b.clock.advanceTo(T0 + 18_000);
     expect(b.lease.leading).toBe(false);
     expect(b.changes).toEqual([true, false]);
+    // Nor does it know of another leader (it cannot read the lease): its apps' statuses say so.
+    expect(b.lease.someoneLeads).toBe(false);
     // Only after that does its lease run out for the others: c takes over at the first round past it.
     const c = instance("cccc", new FakeClock(T0 + 20_000));
     await c.lease.start();

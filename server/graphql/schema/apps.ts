@@ -46,6 +46,11 @@ export const App = builder.prismaObject("App", {
     name: t.exposeString("name"),
     description: t.exposeString("description"),
     status: t.expose("status", { type: AppStatusEnum }),
+    statusNote: t.string({
+      nullable: true,
+      description: "Set while no instance of a cluster leads: the status is then the last one observed, and deploys, restarts and stops wait",
+      resolve: (_app, _args, ctx) => ctx.services.apps.statusNote(),
+    }),
     url: t.string({ description: "Where the app answers", resolve: (app, _args, ctx) => ctx.services.apps.url(app.slug) }),
     repo: t.exposeString("repo", { nullable: true, description: "GitHub repository owner/name" }),
     branch: t.exposeString("branch"),

@@ -33,6 +33,8 @@ export class ClusterLease {
   /** Fires when this instance's hold runs out unrenewed (a lost database, a stall): it steps down. */
   private stepDownTimer: unknown = null;
   private closed = false;
+  /** When a round last found another instance holding a live lease (it leads until then plus a term at most). */
+  private otherLeaderSeenAt: number | null = null;
 
   constructor(private readonly deps: LeaseDeps) {
     this.startedAt = new Date(deps.clock.now());
@@ -41,6 +43,12 @@ export class ClusterLease {
 
   get leading(): boolean {
     return this.stepDownTimer !== null;
+  }
+
+  /** Whether some instance leads, as far as this one knows (from its last round, a third of a term ago at most). */
+  get someoneLeads(): boolean {
+    if (this.leading) return true;
+    return this.otherLeaderSeenAt !== null && this.deps.clock.now() - this.otherLeaderSeenAt < this.deps.ttlMs;
   }
 
   /** Tries at once (resolves after the first try), then every third of the term. */
@@ -57,6 +65,8 @@ export class ClusterLease {
       const holds = await this.take(now);
       // Closed meanwhile: close() gave the lease up already.
       if (this.closed) return;
+      // Not taken: another instance holds a live one (take() takes a free or run-out lease).
+      this.otherLeaderSeenAt = holds ? null : now;
       if (holds) this.held();
       else this.stepDown();
     } catch (error) {
