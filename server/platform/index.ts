@@ -24,7 +24,7 @@ import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 import { createProvisioners } from "./databases/index.ts";
-import { createClusterLease, LeaderWork, refuseSplitLocalRuntime, type ClusterLease } from "./cluster/index.ts";
+import { createClusterLease, LeaderWork, refuseUnsupportedTopology, type ClusterLease } from "./cluster/index.ts";
 import { CommandQueue } from "./cluster/commands.ts";
 import { ClusterEngine } from "./cluster/engine.ts";
 import { LeaderQuestions } from "./cluster/questions.ts";
@@ -189,7 +189,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     get cluster() {
       return cluster;
     },
-    checkCluster: () => refuseSplitLocalRuntime(db, { dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs }),
+    checkCluster: () => refuseUnsupportedTopology(db, { dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, redis: !!config.redisUrl }),
     async joinCluster(port) {
       listeningPort = port;
       await commands?.start();

@@ -1,7 +1,8 @@
 // The local runtime runs each instance's apps on its own machine: an instance refuses to boot (exit status 1, one
 // line saying why and what to run instead) while another machine's instance, seen within a lease term, shares its
-// database with RUNTIME=local; one last seen longer ago (dead) does not stop it. Instances on one machine share a
-// database freely (the multi-instance suites run so).
+// database with RUNTIME=local, or any other instance is seen without REDIS_URL (instances reach the leader through
+// it); one last seen longer ago (dead) does not stop it. Instances on one machine share a database (with Redis: the
+// multi-instance suites run so).
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -23,10 +24,10 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function elsewhere(lastSeenAt: Date) {
+async function elsewhere(lastSeenAt: Date, address = "build-02.example.internal:3000") {
   await migrate(databaseUrl);
   const db = createDb(databaseUrl);
-  const row = { address: "build-02.example.internal:3000", runtime: "local", startedAt: lastSeenAt, lastSeenAt };
+  const row = { address, runtime: "local", startedAt: lastSeenAt, lastSeenAt };
   await db.clusterInstance.upsert({ where: { id: "remote000000" }, create: { id: "remote000000", ...row }, update: row });
   await db.$disconnect();
 }
@@ -36,18 +37,31 @@ async function environment() {
   return { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, KEEP_APPS_ON_SHUTDOWN: "false" };
 }
 
+/** Starts an instance that should refuse to boot: its exit status and last line. */
+async function refused(): Promise<{ code: number | null; line: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: os.tmpdir(), LOG_LEVEL: "warn", ...(await environment()) }, stdio: ["ignore", "ignore", "pipe"] });
+  cleanups.push(() => void child.kill("SIGKILL"));
+  let stderr = "";
+  child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  return { code, line: stderr.trim().split("\n").at(-1)! };
+}
+
 describe("RUNTIME=local beside an instance on another machine", () => {
   it("refuses to boot, saying why and what to run instead", async () => {
     await elsewhere(new Date());
-    const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], { cwd: ROOT, env: { PATH: process.env.PATH!, HOME: os.tmpdir(), LOG_LEVEL: "warn", ...(await environment()) }, stdio: ["ignore", "ignore", "pipe"] });
-    cleanups.push(() => void child.kill("SIGKILL"));
-    let stderr = "";
-    child.stderr.setEncoding("utf8").on("data", (chunk) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const { code, line } = await refused();
     expect(code).toBe(1);
-    const line = stderr.trim().split("\n").at(-1)!;
     expect(line).toMatch(/^Another Slipway instance uses this database from another machine \(build-02\.example\.internal:3000, RUNTIME=local\)/);
     expect(line).toMatch(/Run several instances with RUNTIME=docker .* or RUNTIME=swarm, or stop the other instance\.$/);
+  }, 60_000);
+
+  it("refuses to boot beside an instance on this machine without REDIS_URL, saying to set it", async () => {
+    await elsewhere(new Date(), `${os.hostname()}:3999`);
+    const { code, line } = await refused();
+    expect(code).toBe(1);
+    expect(line).toMatch(/^Another Slipway instance uses this database \(.*:3999\), and REDIS_URL is not set/);
+    expect(line).toMatch(/Set REDIS_URL on every instance \(the same Redis\), or stop the other instance\.$/);
   }, 60_000);
 
   it("boots when that instance was last seen longer than a lease term ago", async () => {

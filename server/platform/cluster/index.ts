@@ -30,17 +30,24 @@ export interface ClusterDeps {
 export class ClusterTopologyError extends Error {}
 
 /**
- * Throws when this instance and another one seen within a lease term are on different machines and either runs
- * apps with the local runtime (each would run its apps on its own machine, out of the other's reach).
+ * Throws when this instance may not run beside the others seen within a lease term: one on another machine while
+ * either runs apps with the local runtime (each would run its apps on its own machine, out of the other's reach),
+ * or any other one without Redis (followers reach the leader and its routing table through it).
  */
-export async function refuseSplitLocalRuntime(db: Db, self: { dataDir: string; runtime: string; leaseMs: number }, now = Date.now()): Promise<void> {
+export async function refuseUnsupportedTopology(db: Db, self: { dataDir: string; runtime: string; leaseMs: number; redis: boolean }, now = Date.now()): Promise<void> {
   const others = await db.clusterInstance.findMany({ where: { id: { not: clusterInstanceId(self.dataDir) }, lastSeenAt: { gte: new Date(now - self.leaseMs) } } });
   const here = os.hostname();
   const split = others.find((other) => hostOf(other.address) !== here && (self.runtime === "local" || other.runtime === "local"));
-  if (!split) return;
-  throw new ClusterTopologyError(
-    `Another Slipway instance uses this database from another machine (${split.address}, RUNTIME=${split.runtime}), and RUNTIME=local runs each instance's apps on its own machine: apps would be split between them. Run several instances with RUNTIME=docker (one Docker engine every instance reaches) or RUNTIME=swarm, or stop the other instance.`,
-  );
+  if (split) {
+    throw new ClusterTopologyError(
+      `Another Slipway instance uses this database from another machine (${split.address}, RUNTIME=${split.runtime}), and RUNTIME=local runs each instance's apps on its own machine: apps would be split between them. Run several instances with RUNTIME=docker (one Docker engine every instance reaches) or RUNTIME=swarm, or stop the other instance.`,
+    );
+  }
+  if (others.length && !self.redis) {
+    throw new ClusterTopologyError(
+      `Another Slipway instance uses this database (${others[0].address}), and REDIS_URL is not set: instances reach the leader and share its routing table through Redis. Set REDIS_URL on every instance (the same Redis), or stop the other instance.`,
+    );
+  }
 }
 
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(":"));
