@@ -153,8 +153,9 @@ export class RelayedError extends AppError {
     message: string,
     override readonly status: number,
     override readonly code: string,
+    details?: Record<string, unknown>,
   ) {
-    super(message);
+    super(message, { details });
   }
 }
 

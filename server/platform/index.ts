@@ -30,6 +30,7 @@ import { ClusterEngine } from "./cluster/engine.ts";
 import { LeaderQuestions } from "./cluster/questions.ts";
 import { RouteCopies } from "./cluster/route-copies.ts";
 import { installationKey } from "./cluster/installation.ts";
+import { platformId } from "./runtime/docker/client.ts";
 import { syncAllCronJobs } from "../hosting/cron/jobs.ts";
 import os from "node:os";
 
@@ -93,7 +94,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   // Several instances share a PostgreSQL database (a SQLite file has one): followers reach the leader's engine, and
   // what the runtime creates is labelled with the installation's key, so whichever instance leads adopts it.
   const clustered = config.databaseProvider === "postgresql";
-  const driver = await createRuntime(config, runtimeLog, toolchainPackages(builders), clustered ? await installationKey(db) : undefined);
+  const driver = await createRuntime(config, runtimeLog, toolchainPackages(builders), clustered ? await installationKey(db, platformId(config.dataDir)) : undefined);
   const onError = (err: unknown, message: string) => logger.error({ err }, message);
   const hosting = new HostingEngine({
     db,
@@ -118,7 +119,9 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   });
   let cluster: ClusterLease | null = null;
   let closing = false;
-  const leading = () => !clustered || !!cluster?.leading;
+  let engineStarted = false;
+  // Leading once its engine booted: until then, work goes through the queue its engine takes once booted.
+  const leading = () => !clustered || (!!cluster?.leading && engineStarted);
   const commands = clustered
     ? new CommandQueue({ databaseUrl: config.databaseUrl, pubsub, onError, queueExists: async () => (await db.$queryRawUnsafe<unknown[]>("SELECT 1 FROM information_schema.schemata WHERE schema_name = 'pgboss'")).length > 0 })
     : null;
@@ -147,9 +150,10 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     },
     onError,
   });
-  let engineStarted = false;
   const engineWork = {
     async start() {
+      // Once per process: a lone instance that missed a renewal (a slow disk) and leads again goes on as it was.
+      if (engineStarted) return;
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running apps
       // come back in the background (their page says deploying until they answer).
       await hosting.boot();
@@ -163,7 +167,8 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       await commands.work((command) => engine.handle(command));
     },
     async stop() {
-      if (!engineStarted || closing) return;
+      // Alone (SQLite, or no other instance seen lately), no other instance takes over: nothing to give up.
+      if (!clustered || !engineStarted || closing || !cluster?.hadCompanions) return;
       // Its supervisors would fight the new leader's over the same apps: the instance goes (and comes back following).
       logger.error({}, "This instance lost the cluster's lease (it could not renew it in time): another instance leads now.");
       hooks.onLostLeadership?.();
@@ -198,11 +203,13 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       cluster = createClusterLease({ db, dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, leaderWork, onError }, port);
       await cluster.start();
       await leaderWork.settled();
-      if (!leading() && questions) hosting.routes.replaceApps(((await questions.ask("routes", "")) as RouteSnapshot["apps"] | null) ?? []);
+      if (!leading() && questions && routeCopies) routeCopies.apply(((await questions.ask("routes", "")) as RouteSnapshot["apps"] | null) ?? []);
     },
     async close() {
       closing = true;
-      await cluster?.close();
+      // A boot under way finishes first (else cron or backups would start after this).
+      await leaderWork.settled().catch(() => {});
+      // No more work taken in, then the engine stops, and only then another instance may lead.
       await routeCopies?.close();
       await questions?.close();
       await commands?.close();
@@ -211,6 +218,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       await cron.close();
       await runs.close();
       await hosting.close();
+      await cluster?.close();
       await databases.close();
       await clearedElsewhere.return?.();
       await Promise.all([counters.close(), pubsub.close(), mailer.close(), storage.close()]);

@@ -5,7 +5,7 @@
 import type { Db } from "../../db/client.ts";
 import { EngineUnavailableError, NotFoundError, RelayedError } from "../../errors.ts";
 import type { HostingEngine, Paused } from "../../hosting/engine.ts";
-import type { CommandQueue, CommandResult, EngineCommand } from "./commands.ts";
+import type { CommandQueue, CommandResult, EngineCommand, Unanswered } from "./commands.ts";
 import type { LeaderQuestions } from "./questions.ts";
 
 type AppRef = { id: string; slug: string };
@@ -60,10 +60,11 @@ export class ClusterEngine {
     if (this.deps.leading()) this.deps.local.upstreamFailed(slug, instanceId, why);
   }
 
+  /** A new app (its row written): the follower's own table answers at once, the leader's snapshot confirms it. */
   async registerApp(app: AppRef): Promise<void> {
-    // The follower's own table answers at once; the leader's snapshot confirms it.
-    if (!this.deps.leading()) this.deps.local.routes.unavailable(app.slug, "CREATED");
-    await this.either(() => this.deps.local.registerApp(app), { kind: "register", appId: app.id });
+    if (this.deps.leading()) return this.deps.local.registerApp(app);
+    this.deps.local.routes.unavailable(app.slug, "CREATED");
+    await this.tell({ kind: "register", appId: app.id });
   }
 
   /** Queues a deployment; on a follower it is in the leader's queue when this resolves (run now or once one leads). */
@@ -73,7 +74,14 @@ export class ClusterEngine {
   }
 
   async cancel(appId: string, deploymentId: string): Promise<boolean> {
-    return (await this.either(() => this.deps.local.cancel(appId, deploymentId), { kind: "cancel", appId, deploymentId })) === true;
+    return (await this.either(() => this.cancelHere(appId, deploymentId), { kind: "cancel", appId, deploymentId })) === true;
+  }
+
+  /** On the leader: from its queue, or still in the command queue (its deploy command not taken yet). */
+  private async cancelHere(appId: string, deploymentId: string): Promise<boolean> {
+    if (await this.deps.local.cancel(appId, deploymentId)) return true;
+    const waiting = await this.deps.db.deployment.updateMany({ where: { id: deploymentId, status: "QUEUED" }, data: { status: "CANCELED", error: "Canceled before it was built.", finishedAt: new Date() } });
+    return waiting.count === 1;
   }
 
   /** What the leader's supervisors hold for the app; nothing runs as far as anyone knows while no instance leads. */
@@ -138,14 +146,10 @@ export class ClusterEngine {
     const app = await db.app.findUnique({ where: { id: command.appId }, include: { liveDeployment: true } });
     if (!app) throw new NotFoundError("That app no longer exists.");
     switch (command.kind) {
-      case "deploy": {
-        // Delivered again after a leader died holding it: only a deployment still waiting is run.
-        const deployment = await db.deployment.findUnique({ where: { id: command.deploymentId }, select: { status: true } });
-        if (deployment?.status === "QUEUED") await local.enqueue(app, command.deploymentId);
-        return null;
-      }
+      case "deploy":
+        return this.deployWaiting(app, command.deploymentId);
       case "cancel":
-        return local.cancel(app.id, command.deploymentId);
+        return this.cancelHere(app.id, command.deploymentId);
       case "stop":
         return local.stop(app);
       case "restart":
@@ -168,6 +172,19 @@ export class ClusterEngine {
     }
   }
 
+  /**
+   * A follower's deploy, if its deployment still waits (a boot may have queued it already) and no newer one of the
+   * app came first (commands are not handled in order): an older one never replaces a newer one.
+   */
+  private async deployWaiting(app: AppRef, deploymentId: string): Promise<void> {
+    const { db, local } = this.deps;
+    const deployment = await db.deployment.findUnique({ where: { id: deploymentId }, select: { status: true, createdAt: true } });
+    if (deployment?.status !== "QUEUED") return;
+    const newer = await db.deployment.findFirst({ where: { appId: app.id, createdAt: { gt: deployment.createdAt } }, select: { id: true } });
+    if (!newer) return local.enqueue(app, deploymentId);
+    await db.deployment.updateMany({ where: { id: deploymentId, status: "QUEUED" }, data: { status: "SUPERSEDED", error: `Superseded by a newer deployment (${newer.id}) before it was built.`, finishedAt: new Date() } });
+  }
+
   /** A command for the leader, queued without waiting for it (a failure to queue is logged). */
   private async tell(command: EngineCommand): Promise<void> {
     await this.cluster()
@@ -188,9 +205,10 @@ export class ClusterEngine {
   }
 }
 
-function settle(result: CommandResult | "queued"): unknown {
-  if (result === "queued") throw new EngineUnavailableError("No Slipway instance leads the cluster right now: this is queued and happens as soon as one does.");
-  if (!result.ok) throw new RelayedError(result.error.message, result.error.status, result.error.code);
+function settle(result: CommandResult | Unanswered): unknown {
+  if (result === "withdrawn") throw new EngineUnavailableError("No Slipway instance leads the cluster right now, so nothing was done: try again in a few seconds.");
+  if (result === "queued") throw new EngineUnavailableError("No Slipway instance answered in time: this is queued and happens as soon as one leads.");
+  if (!result.ok) throw new RelayedError(result.error.message, result.error.status, result.error.code, result.error.details);
   return result.value;
 }
 

@@ -72,6 +72,8 @@ export interface LeaderPart {
 /** What the leader runs (the engine first, then cron and backups), started and stopped in order, one change at a time. */
 export class LeaderWork {
   private latest: Promise<void> = Promise.resolve();
+  /** Why the latest change failed (a boot that threw), for settled(). */
+  private failure: unknown = null;
 
   constructor(
     private readonly parts: LeaderPart[],
@@ -90,12 +92,21 @@ export class LeaderWork {
     }, "stopping the leader's work");
   }
 
-  /** Resolves once the latest change (leading or following) is done. */
-  settled(): Promise<void> {
-    return this.latest;
+  /** Resolves once the latest change (leading or following) is done; rejects when it failed (a boot that threw). */
+  async settled(): Promise<void> {
+    await this.latest;
+    if (this.failure) throw this.failure;
   }
 
   private then(step: () => Promise<void>, what: string): void {
-    this.latest = this.latest.then(step).catch((error: unknown) => this.onError(error, what));
+    this.latest = this.latest.then(async () => {
+      this.failure = null;
+      try {
+        await step();
+      } catch (error) {
+        this.failure = error;
+        this.onError(error, what);
+      }
+    });
   }
 }

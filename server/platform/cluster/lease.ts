@@ -35,6 +35,8 @@ export class ClusterLease {
   private closed = false;
   /** When a round last found another instance holding a live lease (it leads until then plus a term at most). */
   private otherLeaderSeenAt: number | null = null;
+  /** Whether the last round that reached the database saw another instance alive (within a term). */
+  private companions = false;
 
   constructor(private readonly deps: LeaseDeps) {
     this.startedAt = new Date(deps.clock.now());
@@ -43,6 +45,11 @@ export class ClusterLease {
 
   get leading(): boolean {
     return this.stepDownTimer !== null;
+  }
+
+  /** Whether another instance was alive at the last round that reached the database: it would take over from this one. */
+  get hadCompanions(): boolean {
+    return this.companions;
   }
 
   /** Whether some instance leads, as far as this one knows (from its last round, a third of a term ago at most). */
@@ -91,22 +98,33 @@ export class ClusterLease {
   private async take(now: number): Promise<boolean> {
     const { db, ttlMs } = this.deps;
     const expiresAt = new Date(now + ttlMs);
-    // An earlier boot of this same instance (its id is per machine and DATA_DIR) holds nothing any more: taken at once.
-    const free = [{ holder: this.holder }, { expiresAt: { lt: new Date(now) } }, { holder: { startsWith: `${this.deps.instance.id}/` } }];
-    const taken = await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, OR: free }, data: { holder: this.holder, expiresAt } });
+    const taken = await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, OR: [{ holder: this.holder }, { expiresAt: { lt: new Date(now) } }] }, data: { holder: this.holder, expiresAt } });
     if (taken.count === 1) return true;
+    const lease = await db.clusterLease.findUnique({ where: { name: ENGINE_LEASE }, select: { holder: true } });
+    // An earlier boot of this same instance (its id is per machine and DATA_DIR) holds nothing any more: taken at
+    // once. Only an earlier one: two processes on one DATA_DIR must not take it from each other in turn.
+    if (lease && this.earlierBoot(lease.holder)) {
+      const again = await db.clusterLease.updateMany({ where: { name: ENGINE_LEASE, holder: lease.holder }, data: { holder: this.holder, expiresAt } });
+      return again.count === 1;
+    }
     // No lease yet: the first to create it leads; the others lose on its primary key.
-    if (await db.clusterLease.findUnique({ where: { name: ENGINE_LEASE }, select: { name: true } })) return false;
+    if (lease) return false;
     return db.clusterLease.create({ data: { name: ENGINE_LEASE, holder: this.holder, expiresAt } }).then(
       () => true,
       () => false,
     );
   }
 
+  private earlierBoot(holder: string): boolean {
+    const [id, started] = holder.split("/");
+    return id === this.deps.instance.id && parseInt(started, 36) < this.startedAt.getTime();
+  }
+
   private async seen(now: number): Promise<void> {
-    const { instance } = this.deps;
+    const { instance, db, ttlMs } = this.deps;
     const row = { address: instance.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now) };
-    await this.deps.db.clusterInstance.upsert({ where: { id: instance.id }, create: { id: instance.id, ...row }, update: row });
+    await db.clusterInstance.upsert({ where: { id: instance.id }, create: { id: instance.id, ...row }, update: row });
+    this.companions = (await db.clusterInstance.count({ where: { id: { not: instance.id }, lastSeenAt: { gte: new Date(now - ttlMs) } } })) > 0;
   }
 
   /** Renewed: the hold lasts two thirds of a term from now, a third before the lease itself runs out. */

@@ -21,6 +21,8 @@ export interface RouteCopyDeps {
 export class RouteCopies {
   private subscription: AsyncIterableIterator<unknown> | null = null;
   private timer: NodeJS.Timeout | null = null;
+  /** The table last applied here (JSON): the same again (the periodic copy) changes nothing, pushes nothing to an edge. */
+  private applied = "";
 
   constructor(private readonly deps: RouteCopyDeps) {}
 
@@ -48,6 +50,14 @@ export class RouteCopies {
     return this.deps.routes.snapshot().apps.map(([slug, target]) => [slug, target.kind === "static" ? { kind: "proxy", upstreams: [{ ...via, id: "leader" }] } : target]);
   }
 
+  /** A follower's copy of the leader's table, replaced when it differs. */
+  apply(apps: [string, RouteTarget][]): void {
+    const json = JSON.stringify(apps);
+    if (json === this.applied) return;
+    this.applied = json;
+    this.deps.routes.replaceApps(apps);
+  }
+
   async close(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.subscription?.return?.();
@@ -55,7 +65,7 @@ export class RouteCopies {
 
   private async follow(subscription: AsyncIterableIterator<unknown>): Promise<void> {
     try {
-      for await (const apps of subscription) if (!this.deps.leading()) this.deps.routes.replaceApps(apps as [string, RouteTarget][]);
+      for await (const apps of subscription) if (!this.deps.leading()) this.apply(apps as [string, RouteTarget][]);
     } catch (error) {
       this.deps.onError(error, "following the leader's routing table");
     }
