@@ -165,6 +165,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       void platform.services.cdn.linkStoredFiles().catch((error: unknown) => app.log.error({ err: error }, "linking stored CDN files for the edge failed"));
       await app.listen({ port: config.port, host: config.host });
       const address = app.server.address();
+      if (typeof address === "object" && address) platform.listensAt(address.port);
       // EDGE=caddy: the edge gets the whole table now (rebuilt from the database by boot and domains.start), then
       // every change; the server answers once it has it.
       const edge = createEdge(config, {

@@ -24,7 +24,7 @@ import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 import { createProvisioners } from "./databases/index.ts";
-import { createClusterLease, LeaderWork, refuseUnsupportedTopology, type ClusterLease } from "./cluster/index.ts";
+import { createClusterLease, instanceAddress, LeaderWork, refuseUnsupportedTopology, type ClusterLease } from "./cluster/index.ts";
 import { CommandQueue } from "./cluster/commands.ts";
 import { ClusterEngine } from "./cluster/engine.ts";
 import { LeaderQuestions } from "./cluster/questions.ts";
@@ -49,6 +49,8 @@ export interface Platform {
   cron: CronScheduler;
   /** Throws ClusterTopologyError when this instance may not run beside the others on this database (before boot). */
   checkCluster(): Promise<void>;
+  /** The server listens at `port` (PORT=0 picks it then): the cluster's list and the followers learn it. */
+  listensAt(port: number): void;
   /**
    * Makes this instance the leader when no other is, before it listens at `port`: the leader adopts what runs and
    * brings back the rest (resolves once it did); a follower copies the leader's routing table.
@@ -195,6 +197,10 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       return cluster;
     },
     checkCluster: () => refuseUnsupportedTopology(db, { dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, redis: !!config.redisUrl }),
+    listensAt(port) {
+      listeningPort = port;
+      cluster?.listensAt(instanceAddress(port));
+    },
     async joinCluster(port) {
       listeningPort = port;
       await commands?.start();

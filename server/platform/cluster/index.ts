@@ -50,6 +50,9 @@ export async function refuseUnsupportedTopology(db: Db, self: { dataDir: string;
   }
 }
 
+/** How an instance names itself in the cluster's list: this machine, and the port it listens on. */
+export const instanceAddress = (port: number) => `${os.hostname()}:${port}`;
+
 const hostOf = (address: string) => address.slice(0, address.lastIndexOf(":"));
 
 /** The lease of this instance, reachable at `port` on this machine; start() once the server listens. */
@@ -57,7 +60,7 @@ export function createClusterLease(deps: ClusterDeps, port: number): ClusterLeas
   return new ClusterLease({
     db: deps.db,
     clock: deps.clock ?? systemClock,
-    instance: { id: clusterInstanceId(deps.dataDir), address: `${os.hostname()}:${port}`, runtime: deps.runtime },
+    instance: { id: clusterInstanceId(deps.dataDir), address: instanceAddress(port), runtime: deps.runtime },
     ttlMs: deps.leaseMs,
     onChange: (leading) => (leading ? deps.leaderWork.lead() : deps.leaderWork.follow()),
     onError: deps.onError,

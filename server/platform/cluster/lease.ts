@@ -33,12 +33,14 @@ export class ClusterLease {
   /** Fires when this instance's hold runs out unrenewed (a lost database, a stall): it steps down. */
   private stepDownTimer: unknown = null;
   private closed = false;
+  private address: string;
   /** When a round last found another instance holding a live lease (it leads until then plus a term at most). */
   private otherLeaderSeenAt: number | null = null;
   /** Whether the last round that reached the database saw another instance alive (within a term). */
   private companions = false;
 
   constructor(private readonly deps: LeaseDeps) {
+    this.address = deps.instance.address;
     this.startedAt = new Date(deps.clock.now());
     this.holder = `${deps.instance.id}/${this.startedAt.getTime().toString(36)}`;
   }
@@ -56,6 +58,11 @@ export class ClusterLease {
   get someoneLeads(): boolean {
     if (this.leading) return true;
     return this.otherLeaderSeenAt !== null && this.deps.clock.now() - this.otherLeaderSeenAt < this.deps.ttlMs;
+  }
+
+  /** Where this instance listens, once known (PORT=0 picks it at listen): shown from the next round on. */
+  listensAt(address: string): void {
+    this.address = address;
   }
 
   /** Tries at once (resolves after the first try), then every third of the term. */
@@ -122,7 +129,7 @@ export class ClusterLease {
 
   private async seen(now: number): Promise<void> {
     const { instance, db, ttlMs } = this.deps;
-    const row = { address: instance.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now) };
+    const row = { address: this.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now) };
     await db.clusterInstance.upsert({ where: { id: instance.id }, create: { id: instance.id, ...row }, update: row });
     this.companions = (await db.clusterInstance.count({ where: { id: { not: instance.id }, lastSeenAt: { gte: new Date(now - ttlMs) } } })) > 0;
   }
