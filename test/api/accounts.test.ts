@@ -1,7 +1,7 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Client, uniqueName } from "../helpers/client.ts";
-import { startServer, type TestServer } from "../helpers/server.ts";
+import { REDIS_URL, startServer, type TestServer } from "../helpers/server.ts";
 import { verifyEmail } from "../helpers/accounts.ts";
 
 const PASSWORD = "correct horse battery";
@@ -286,9 +286,12 @@ describe("ADMIN_EMAILS for accounts created before their email was listed", () =
       expect(user).toMatchObject({ role: "USER", status: "PENDING" });
       const unverified = await new Client(unlisted.url).signup();
       expect(await verifyEmail(unlisted, email)).toMatchObject({ role: "USER", status: "PENDING" });
+      // A second instance on the same database (several instances share events through Redis).
       const listed = await startServer({
         REQUIRE_APPROVAL: "true",
         DATABASE_URL: unlisted.config.databaseUrl,
+        REDIS_URL,
+        REDIS_KEY_PREFIX: `slipway-test-${process.pid}-${Date.now()}:`,
         ADMIN_EMAILS: `other@example.com, ${email.toUpperCase()}, ${unverified.email}`,
       });
       try {
