@@ -3,7 +3,8 @@
 // that one can be cut off). A deploy accepted by a follower runs once, on the leader; every instance's router answers
 // the app; SIGKILL of the leader under a request loop through the others: no request fails, a follower leads within
 // the lease, and a deploy accepted while nobody led runs once on it; a leader cut off from the database steps down
-// (exits) and another takes over. Runs with SLIPWAY_TEST_RUNTIME=docker or swarm; skipped, saying why, on local.
+// (exits) and another takes over; on docker, a cron job runs once a minute across the leader's death. Runs with
+// SLIPWAY_TEST_RUNTIME=docker or swarm; skipped, saying why, on local.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -233,6 +234,24 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     expect(next).not.toBe(cut);
     for (const instance of instances.filter((i) => i !== cut)) expect((await requestApp(instance.url, `${slug}.localhost`)).body).toBe("v2");
   }, 120_000);
+
+  // A minute or three of real time: on docker only (the swarm suite takes longer already; cron is the leader's there too).
+  it.skipIf(TEST_RUNTIME !== "docker")("runs a cron job once a minute across the leader's death", async () => {
+    github.commit("acme/clustered", { ...app("v3"), "app.json": JSON.stringify({ cron: [{ command: "node -e 0", schedule: "* * * * *" }] }) }, "cron");
+    const via = new Client(instances.find((i) => i.child?.exitCode === null)!.url);
+    via.cookie = owner.cookie;
+    const accepted = await via.post(`/api/apps/${slug}/deploy`, {});
+    expect(await deployed(instances.find((i) => i.child?.exitCode === null)!, accepted.body.id)).toMatchObject({ status: "LIVE" });
+    const minutes = async () => (await db.query(`SELECT "createdAt" FROM "Run" WHERE "trigger" = 'cron' ORDER BY "createdAt"`)).rows.map((r) => Math.floor(new Date(r.createdAt as string).getTime() / 60_000));
+    const first = await waitFor(async () => (await minutes())[0], 75_000, "the first cron run");
+    // Killed within the minute of that run: the next minutes are the new leader's.
+    const old = await leader();
+    old.child!.kill("SIGKILL");
+    await waitFor(async () => (await minutes()).includes(first + 2) || null, 150_000, "the cron runs of the next two minutes");
+    const seen = (await minutes()).filter((minute) => minute <= first + 2);
+    expect(seen).toEqual([first, first + 1, first + 2]);
+    expect(await leader(old)).not.toBe(old);
+  }, 300_000);
 });
 
 /** What the runtime created for the test's installation (containers, services, networks, images). */
