@@ -11,11 +11,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LABEL, createDockerClient } from "../../server/platform/runtime/docker/client.ts";
 import { requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { GitHubDouble } from "../helpers/git.ts";
-import { TEST_RUNTIME, dockerUnavailable } from "../helpers/runtime.ts";
+import { TEST_RUNTIME, dockerUnavailable, removeLabelled } from "../helpers/runtime.ts";
 import { REDIS_URL, createPostgresDatabase, freePort } from "../helpers/server.ts";
 import { startTcpProxy, type TcpProxy } from "../helpers/tcp-proxy.ts";
 
@@ -108,6 +107,9 @@ function requestLoop(through: Instance[]) {
     }
   });
   return {
+    get answered() {
+      return answered;
+    },
     async stop() {
       running = false;
       await Promise.all(loops);
@@ -152,7 +154,7 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     for (const instance of instances) instance.child?.kill("SIGKILL");
     if (process.env.CLUSTER_TEST_LOGS) for (const instance of instances) fs.writeFileSync(path.join(process.env.CLUSTER_TEST_LOGS, `${instance.name}.log`), instance.stderr);
     const { rows } = (await db?.query(`SELECT "key" FROM "Installation"`).catch(() => null)) ?? { rows: [] };
-    if (rows[0]) await removeInstallation(String(rows[0].key));
+    if (rows[0]) await removeLabelled(String(rows[0].key));
     await db?.end();
     await database?.drop();
     for (const instance of instances) {
@@ -199,7 +201,7 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     const old = await leader();
     const survivors = instances.filter((i) => i !== old);
     const loop = requestLoop(survivors);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await waitFor(async () => loop.answered >= 10, 10_000, "the request loops to run");
     const killed = Date.now();
     old.child!.kill("SIGKILL");
     github.commit("acme/clustered", app("v2"), "second");
@@ -253,16 +255,3 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     expect(await leader(old)).not.toBe(old);
   }, 300_000);
 });
-
-/** What the runtime created for the test's installation (containers, services, networks, images). */
-async function removeInstallation(key: string): Promise<void> {
-  const docker = createDockerClient(process.env.DOCKER_HOST);
-  const filters = JSON.stringify({ label: [`${LABEL.platform}=${key}`] });
-  if (TEST_RUNTIME === "swarm") for (const s of await docker.listServices({ filters } as object)) await docker.getService(s.ID).remove().catch(() => {});
-  for (const c of await docker.listContainers({ all: true, filters })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});
-  for (let attempt = 0; attempt < 20 && (await docker.listNetworks({ filters })).length; attempt++) {
-    for (const n of await docker.listNetworks({ filters })) await docker.getNetwork(n.Id).remove().catch(() => {});
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  for (const i of await docker.listImages({ filters })) await docker.getImage(i.Id).remove({ force: true }).catch(() => {});
-}

@@ -19,9 +19,14 @@ export async function dockerUnavailable(): Promise<string | null> {
 }
 
 /** Services, images and networks of a test platform (they outlive close(), as they would a restart). */
-export async function removeDockerLeftovers(dataDir: string): Promise<void> {
+export function removeDockerLeftovers(dataDir: string): Promise<void> {
+  return removeLabelled(platformId(dataDir));
+}
+
+/** Services, containers, networks and images labelled with a platform key (a DATA_DIR's, or an installation's). */
+export async function removeLabelled(platformKey: string): Promise<void> {
   const docker = createDockerClient(process.env.DOCKER_HOST);
-  const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformId(dataDir)}`] });
+  const filters = JSON.stringify({ label: [`${LABEL.platform}=${platformKey}`] });
   const swarm = ((await docker.info()) as { Swarm?: { ControlAvailable?: boolean } }).Swarm?.ControlAvailable;
   if (swarm) for (const s of await docker.listServices({ filters } as object)) await docker.getService(s.ID).remove().catch(() => {});
   for (const c of await docker.listContainers({ all: true, filters })) await docker.getContainer(c.Id).remove({ force: true }).catch(() => {});

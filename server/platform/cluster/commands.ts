@@ -111,14 +111,6 @@ export class CommandQueue {
     this.lookTimer.unref();
   }
 
-  /** Commands waiting for the leader, and the ones it is handling. */
-  async depth(): Promise<{ pending: number; running: number }> {
-    if (!this.opened && !(await this.deps.queueExists())) return { pending: 0, running: 0 };
-    const boss = await this.open();
-    const [pending, running] = await Promise.all([boss.getQueueSize(QUEUE, { before: "active" }), boss.getQueueSize(QUEUE, { before: "completed" })]);
-    return { pending, running: running - pending };
-  }
-
   async close(): Promise<void> {
     if (this.lookTimer) clearInterval(this.lookTimer);
     for (const subscription of this.subscriptions) await subscription.return?.();
