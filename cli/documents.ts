@@ -27,7 +27,7 @@ export const AppsQuery = graphql(`
 export const AppInfoQuery = graphql(`
   query CliAppInfo($slug: String!) {
     app(slug: $slug) {
-      slug name description status url repo branch autoDeploy instances restarts createdAt updatedAt
+      slug name description status statusNote url repo branch autoDeploy instances restarts createdAt updatedAt
       liveDeployment { id source builder status createdAt finishedAt commit }
       deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error failureOutput commit rollbackable rollbackOf }
       resources { id type name envKey }

@@ -47,6 +47,7 @@ export async function info(options: Options) {
   const { app } = await api.graphql(AppInfoQuery, { slug: resolveApp(options.app) });
   if (options.json) return printJson(app);
   print(`${color.bold(app.name)} (${app.slug})  ${status(app.status)}`);
+  if (app.statusNote) print(color.dim(app.statusNote));
   print(`URL:       ${app.url}`);
   if (app.description) print(`About:     ${app.description}`);
   print(`Source:    ${app.repo ? `${app.repo}#${app.branch}${app.autoDeploy ? " (auto-deploy)" : ""}` : "zip uploads"}`);

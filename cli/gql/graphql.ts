@@ -213,7 +213,7 @@ export type CliAppInfoQueryVariables = Exact<{
 }>;
 
 
-export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, failureOutput: Array<string> | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }>, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } } };
+export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, statusNote: string | null, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, failureOutput: Array<string> | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }>, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } } };
 
 export type CliHealthCheckQueryVariables = Exact<{
   slug: string;
@@ -732,6 +732,7 @@ export const CliAppInfoDocument = new TypedDocumentString(`
     name
     description
     status
+    statusNote
     url
     repo
     branch
