@@ -1,6 +1,5 @@
 // Builds the HTTP server: one Fastify instance serving the API, GraphQL (HTTP + WebSocket), the
 // dashboard and, later, OAuth and deployed apps.
-import { randomBytes } from "node:crypto";
 import fastifyCookie from "@fastify/cookie";
 import fastifyFormbody from "@fastify/formbody";
 import fastifyMultipart from "@fastify/multipart";
@@ -26,6 +25,7 @@ import { registerHostCheck } from "./http/host.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
 import { oauthRoutes } from "./oauth/routes.ts";
+import { sharedKey } from "./services/sealed.ts";
 import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import type { Clock } from "./hosting/clock.ts";
@@ -128,7 +128,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   await app.register(domainChallengeRoute, { platform });
   // EDGE_CDN_FILES=caddy with local storage: Caddy sends CDN files (sendfile) once Slipway has looked them up.
   const local = platform.storage instanceof LocalStorage ? platform.storage : null;
-  const edgeFiles = config.edge?.cdnFiles === "caddy" && local ? { root: local.pathOf("cdn"), links: local.pathOf(EDGE_LINKS), token: randomBytes(32).toString("base64url") } : undefined;
+  const edgeFiles = config.edge?.cdnFiles === "caddy" && local ? { root: local.pathOf("cdn"), links: local.pathOf(EDGE_LINKS), token: sharedKey(config.sharedDataDir, "edge-cdn").toString("base64url") } : undefined;
   await app.register(cdnRoutes, { platform });
   if (edgeFiles && local) router.platformFastPath(edgeLookups(platform, local, edgeFiles.token, app.log));
   await app.register(async (scope) => graphiqlAssetRoutes(scope));
@@ -172,12 +172,17 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
         appsDomain: config.appsDomain,
         platformHostname: new URL(config.publicUrl).hostname,
         slipway: { host: dialable(config.host), port: typeof address === "object" && address ? address.port : config.port },
+        stateDir: config.dataDir,
+        peers: () => platform.cluster?.edgePeers ?? [],
         cdnFiles: edgeFiles,
       });
       if (edge) {
         const routes = platform.engine.routes;
         edgeDriver = edge;
         platform.useEdge(edge);
+        // Several instances behind one Caddy: each lists them all, and gives Caddy the new list when one comes or goes.
+        platform.cluster?.servesEdge(await edge.start());
+        platform.cluster?.onEdgePeersChange(() => void routes.resync());
         await routes.attachEdge(
           (snapshot) => edge.apply(snapshot),
           (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; retrying within ${EDGE_CHECK_MS / 1000} s`),

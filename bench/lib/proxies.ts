@@ -169,11 +169,11 @@ export async function startCaddy(appPort: number, host: string, options: CaddyOp
   const log = path.join(dir, "caddy.log");
   const upstream = { host: "127.0.0.1", port: appPort };
   // EDGE=caddy's route finds the app's instances by DNS (server/platform/edge/caddy-dns.ts): the same server here.
-  const dns = options.route === "edge" ? await startUpstreamDns() : null;
+  const dns = options.route === "edge" ? await startUpstreamDns("127.0.0.1") : null;
   dns?.publish([["bench", { kind: "proxy", upstreams: [upstream] }]]);
   const handle =
     options.route === "edge"
-      ? appHandler({ upstreams: [upstream] }, { slug: "bench", resolver: dns!.address, fallback: "127.0.0.1:9" /* nothing listens: a failed lookup shows as errors */ })
+      ? appHandler({ upstreams: [upstream] }, { slug: "bench", resolvers: [dns!.address], fallbacks: ["127.0.0.1:9"] /* nothing listens: a failed lookup shows as errors */ })
       : options.route === "bare"
         ? { handler: "reverse_proxy", upstreams: [{ dial: `127.0.0.1:${appPort}` }] }
         : { handler: "static_response", status_code: 200, body: "ok" };

@@ -13,22 +13,33 @@ export interface Sealer {
   open(boundTo: string, sealed: string): string | null;
 }
 
-export function createSealer(dataDir: string, name: string): Sealer {
-  const keyFile = path.join(dataDir, "secrets", `${name}.key`);
-  let key: Buffer | undefined;
-
-  function keyOf(): Buffer {
-    if (key) return key;
-    fs.mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+/**
+ * A 256-bit key kept in `dir`/secrets/<name>.key, made on first use (mode 0600): every instance sharing `dir`
+ * (SHARED_DATA_DIR) reads the same one, the first to need it writes it.
+ */
+export function sharedKey(dir: string, name: string): Buffer {
+  const keyFile = path.join(dir, "secrets", `${name}.key`);
+  fs.mkdirSync(path.dirname(keyFile), { recursive: true, mode: 0o700 });
+  if (!fs.existsSync(keyFile)) {
+    // Written whole, then linked into place: an instance starting alongside never reads a half-written key.
+    const draft = `${keyFile}.${process.pid}.${randomBytes(4).toString("hex")}`;
+    fs.writeFileSync(draft, randomBytes(32).toString("base64"), { mode: 0o600 });
     try {
-      fs.writeFileSync(keyFile, randomBytes(32).toString("base64"), { mode: 0o600, flag: "wx" });
+      fs.linkSync(draft, keyFile);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    } finally {
+      fs.rmSync(draft, { force: true });
     }
-    key = Buffer.from(fs.readFileSync(keyFile, "utf8").trim(), "base64");
-    if (key.length !== 32) throw new Error(`${keyFile} does not hold a 256-bit key`);
-    return key;
   }
+  const key = Buffer.from(fs.readFileSync(keyFile, "utf8").trim(), "base64");
+  if (key.length !== 32) throw new Error(`${keyFile} does not hold a 256-bit key`);
+  return key;
+}
+
+export function createSealer(dataDir: string, name: string): Sealer {
+  let key: Buffer | undefined;
+  const keyOf = () => (key ??= sharedKey(dataDir, name));
 
   return {
     seal(boundTo, secret) {

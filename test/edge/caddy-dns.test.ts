@@ -89,7 +89,7 @@ const proxy = (...upstreams: [string, number][]): RouteSnapshot["apps"][number][
 describe("Caddy's DNS source of upstreams", () => {
   let dns: UpstreamDns;
   beforeAll(async () => {
-    dns = await startUpstreamDns();
+    dns = await startUpstreamDns("127.0.0.1");
   });
   afterAll(() => dns.close());
 

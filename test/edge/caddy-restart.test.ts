@@ -1,7 +1,8 @@
 // EDGE=caddy: a running app keeps answering through Caddy while Slipway restarts (SIGTERM, as for an upgrade, and
 // kill -9), under load: its instance outlives the platform (adopted by the next one), and Caddy holds a request it
 // cannot place (Slipway's lookup server and Slipway itself down) until the new platform answers, instead of
-// failing it. A request sent into a kept-alive connection that Caddy closed for a configuration load is sent again
+// failing it; the new platform's configuration is the one Caddy runs already, so Caddy keeps it (no reload). A
+// request sent into a kept-alive connection that Caddy closed for a configuration load is sent again
 // once, as browsers do (RFC 9110 §9.2.2).
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -98,14 +99,23 @@ describe.skipIf(!HAS_CADDY)("a platform restart behind Caddy", () => {
       const load = Promise.all([client(), client(), client()]);
       await waitFor(async () => answers.length > 20, 10_000, "requests answered before the restart");
 
+      const loads = () => caddy.logLines('"uri":"/load"').length;
+      const unchanged = () => caddy.logLines("config is unchanged").length;
+      const [loadsBefore, unchangedBefore] = [loads(), unchanged()];
       await stopPlatform(platform, signal, base);
       const whileDown = answers.length;
       platform = await startPlatform(env, cleanups);
-      await waitFor(async () => answers.length > whileDown + 50, 20_000, "requests answered after the restart");
+      // Under load until the new platform gave Caddy its configuration, and on after that.
+      await waitFor(async () => loads() > loadsBefore, 20_000, "the new platform's first load");
+      const loaded = answers.length;
+      await waitFor(async () => answers.length > Math.max(whileDown, loaded) + 50, 20_000, "requests answered after the restart");
       loading = false;
       await load;
 
       expect(failures).toEqual([]);
+      // The same configuration as before the restart (its DNS source on the same port, the CDN token shared): Caddy
+      // keeps running what it ran, closing no connection.
+      expect(unchanged()).toBe(unchangedBefore + loads() - loadsBefore);
       // One process served throughout: the one that ran before the restart.
       expect(new Set(answers)).toEqual(new Set([before]));
     }, 120_000);

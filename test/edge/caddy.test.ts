@@ -474,8 +474,9 @@ describe.skipIf(!HAS_CADDY)("the Caddy edge over a unix socket admin endpoint", 
       const ports = { http: await freePort(), https: await freePort() };
       const edge = createCaddyEdge(
         { kind: "caddy", admin, tls: "internal", httpPort: ports.http, httpsPort: ports.https, cdnFiles: "caddy" },
-        { appsDomain: "apps.test", platformHostname: "platform.test", slipway: { host: "127.0.0.1", port: 1 } },
+        { appsDomain: "apps.test", platformHostname: "platform.test", slipway: { host: "127.0.0.1", port: 1 }, stateDir: dir, peers: () => [] },
       );
+      await edge.start();
       expect(await edge.holdsConfig()).toBe(false);
       await edge.apply({ apps: [["sock", { kind: "proxy", upstreams: [{ host: "127.0.0.1", port: appPort }] }]], domains: [] });
       expect(await edge.holdsConfig()).toBe(true);

@@ -12,10 +12,11 @@ export function startPlatform(env: Record<string, string>, cleanups: (() => unkn
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     cwd: ROOT,
     env: { PATH: process.env.PATH!, HOME: os.tmpdir(), LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", process.env.DEBUG_PLATFORM ? "inherit" : "ignore", "pipe"],
   });
   let stderr = "";
   child.stderr!.on("data", (chunk) => (stderr += chunk));
+  if (process.env.DEBUG_PLATFORM) child.stderr!.on("data", (chunk) => process.stderr.write(chunk));
   cleanups.push(() => void child.kill("SIGKILL"));
   return waitFor(
     async () => {

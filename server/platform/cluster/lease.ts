@@ -13,6 +13,12 @@ export interface InstanceInfo {
   runtime: string;
 }
 
+/** Where an edge in front (EDGE=caddy) reaches an instance, and its DNS source of app instances. */
+export interface EdgeAddresses {
+  upstream: string;
+  resolver: string;
+}
+
 export interface LeaseDeps {
   db: Db;
   clock: Clock;
@@ -38,6 +44,11 @@ export class ClusterLease {
   private otherLeaderSeenAt: number | null = null;
   /** Whether the last round that reached the database saw another instance alive (within a term). */
   private companions = false;
+  /** This instance's addresses for the edge, once it serves one. */
+  private edge: EdgeAddresses | null = null;
+  /** The other live instances' edge addresses, sorted, as of the last round. */
+  private peers: EdgeAddresses[] = [];
+  private peersChanged: () => void = () => {};
 
   constructor(private readonly deps: LeaseDeps) {
     this.address = deps.instance.address;
@@ -63,6 +74,21 @@ export class ClusterLease {
   /** Where this instance listens, once known (PORT=0 picks it at listen): shown from the next round on. */
   listensAt(address: string): void {
     this.address = address;
+  }
+
+  /** This instance serves the edge at `addresses` (shown to the others from the next round). */
+  servesEdge(addresses: EdgeAddresses): void {
+    this.edge = addresses;
+  }
+
+  /** The other live instances' edge addresses (sorted; an edge in front lists every instance alike). */
+  get edgePeers(): readonly EdgeAddresses[] {
+    return this.peers;
+  }
+
+  /** Called when a round finds another set of edge peers (one joined, left, or its lease term ran out). */
+  onEdgePeersChange(listener: () => void): void {
+    this.peersChanged = listener;
   }
 
   /** Tries at once (resolves after the first try), then every third of the term. */
@@ -129,9 +155,16 @@ export class ClusterLease {
 
   private async seen(now: number): Promise<void> {
     const { instance, db, ttlMs } = this.deps;
-    const row = { address: this.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now) };
+    const row = { address: this.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now), edgeUpstream: this.edge?.upstream ?? null, edgeResolver: this.edge?.resolver ?? null };
     await db.clusterInstance.upsert({ where: { id: instance.id }, create: { id: instance.id, ...row }, update: row });
-    this.companions = (await db.clusterInstance.count({ where: { id: { not: instance.id }, lastSeenAt: { gte: new Date(now - ttlMs) } } })) > 0;
+    const others = await db.clusterInstance.findMany({ where: { id: { not: instance.id }, lastSeenAt: { gte: new Date(now - ttlMs) } }, select: { edgeUpstream: true, edgeResolver: true } });
+    this.companions = others.length > 0;
+    const peers = others
+      .flatMap((other) => (other.edgeUpstream && other.edgeResolver ? [{ upstream: other.edgeUpstream, resolver: other.edgeResolver }] : []))
+      .sort((a, b) => a.upstream.localeCompare(b.upstream) || a.resolver.localeCompare(b.resolver));
+    if (JSON.stringify(peers) === JSON.stringify(this.peers)) return;
+    this.peers = peers;
+    this.peersChanged();
   }
 
   /** Renewed: the hold lasts two thirds of a term from now, a third before the lease itself runs out. */

@@ -42,13 +42,14 @@ export interface EdgeCdnFiles {
   root: string;
   /** The folder of links to the files Caddy sends on its own (LocalStorage's `cdn-edge/`). */
   links: string;
-  /** Random, per Slipway process: a client cannot make Slipway answer with a file name. */
+  /** A secret every instance shares (SHARED_DATA_DIR): a client cannot make Slipway answer with a file name. */
   token: string;
 }
 
 /** The routes of the platform host's content path, placed before the host's catch-all route to Slipway. */
-export function cdnEdgeRoutes(platformHostname: string, slipwayDial: string, files: EdgeCdnFiles): Json[] {
-  return [directRoute(platformHostname, files), lookupRoute(platformHostname, slipwayDial, files)];
+/** `slipway`: the reverse_proxy handler that reaches Slipway's instances (its upstreams and their retries). */
+export function cdnEdgeRoutes(platformHostname: string, slipway: Json, files: EdgeCdnFiles): Json[] {
+  return [directRoute(platformHostname, files), lookupRoute(platformHostname, slipway, files)];
 }
 
 /** `/cdn/<id>/<type>/<subtype>/<sha256>/<name>`, for the types that have links (cdn-layout.ts). */
@@ -98,14 +99,13 @@ const DIRECT_HEADERS: Record<string, string[]> = {
   "Referrer-Policy": ["strict-origin-when-cross-origin"],
 };
 
-function lookupRoute(platformHostname: string, slipwayDial: string, files: EdgeCdnFiles): Json {
+function lookupRoute(platformHostname: string, slipway: Json, files: EdgeCdnFiles): Json {
   const header = (name: string) => `{http.reverse_proxy.header.${name}}`;
   return {
     match: [{ host: [platformHostname], path: ["/cdn/*"], method: ["GET", "HEAD"] }],
     handle: [
       {
-        handler: "reverse_proxy",
-        upstreams: [{ dial: slipwayDial }],
+        ...slipway,
         headers: { request: { set: { [EDGE_TOKEN_HEADER]: [files.token] } } },
         handle_response: [
           {

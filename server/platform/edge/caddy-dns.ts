@@ -36,6 +36,7 @@ interface Published {
 export interface UpstreamDns {
   /** The server as Caddy's `resolver` option takes it. */
   readonly address: string;
+  readonly port: number;
   /** Replaces every proxied app's answer; returns the slugs whose answer changed (added ones included). */
   publish(apps: RouteSnapshot["apps"]): string[];
   /** Resolves once Caddy can no longer use an answer older than the current one of each slug. */
@@ -48,7 +49,11 @@ export function srvName(slug: string): string {
   return `${slug}.${APPS}.`;
 }
 
-export async function startUpstreamDns(): Promise<UpstreamDns> {
+/**
+ * Listens on `host`, at `port` when it is free (a restarted platform takes its predecessor's, so the configuration
+ * it gives Caddy is the same one and Caddy keeps running it), else on any free port.
+ */
+export async function startUpstreamDns(host: string, port = 0): Promise<UpstreamDns> {
   const published = new Map<string, Published>();
   const sockets = new Set<net.Socket>();
 
@@ -99,14 +104,23 @@ export async function startUpstreamDns(): Promise<UpstreamDns> {
       }
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
+  const listen = (at: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(at, host, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+  await listen(port).catch((error: NodeJS.ErrnoException) => {
+    if (port === 0 || error.code !== "EADDRINUSE") throw error;
+    return listen(0);
   });
-  const { port } = server.address() as net.AddressInfo;
+  const bound = (server.address() as net.AddressInfo).port;
 
   return {
-    address: `tcp/127.0.0.1:${port}`,
+    address: `tcp/${host.includes(":") ? `[${host}]` : host}:${bound}`,
+    port: bound,
 
     publish(apps) {
       const changed: string[] = [];

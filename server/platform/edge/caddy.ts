@@ -23,10 +23,12 @@
 import http from "node:http";
 import tls from "node:tls";
 import type { CaddyAdmin, Config } from "../../config.ts";
+import fs from "node:fs";
+import path from "node:path";
 import type { RouteSnapshot } from "../../hosting/routes.ts";
 import { cdnEdgeRoutes } from "./caddy-cdn.ts";
 import { REFRESH_MS, srvName, startUpstreamDns, type UpstreamDns } from "./caddy-dns.ts";
-import type { EdgeDriver, EdgeOptions } from "./types.ts";
+import type { EdgeAddresses, EdgeDriver, EdgeOptions } from "./types.ts";
 
 type CaddyConfig = NonNullable<Config["edge"]>;
 type Json = Record<string, unknown>;
@@ -72,21 +74,27 @@ export function adminListen(admin: CaddyAdmin): string {
   return admin.host.includes(":") ? `[${admin.host}]:${admin.port}` : `${admin.host}:${admin.port}`;
 }
 
-/** The whole Caddy configuration for a route table snapshot; proxied apps' instances come from `resolver`. */
-export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options: EdgeOptions, resolver: string): Json {
-  const slipway = { handler: "reverse_proxy", upstreams: [{ dial: dial(options.slipway) }], load_balancing: HOLD_WHILE_UNREACHABLE };
+/**
+ * The whole Caddy configuration for a route table snapshot, sending to every instance of Slipway in `instances`
+ * (sorted: each instance builds the same configuration, which Caddy then takes as unchanged); proxied apps'
+ * instances come from those instances' DNS sources.
+ */
+export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options: EdgeOptions, instances: readonly EdgeAddresses[]): Json {
+  const slipwayDials = instances.map((instance) => instance.upstream);
+  const resolvers = instances.map((instance) => instance.resolver);
+  const slipway = { handler: "reverse_proxy", upstreams: slipwayDials.map((address) => ({ dial: address })), load_balancing: HOLD_WHILE_UNREACHABLE };
   const domainsOf = new Map<string, string[]>();
   for (const [hostname, target] of snapshot.domains) {
     if (target.verified) domainsOf.set(target.slug, [...(domainsOf.get(target.slug) ?? []), hostname]);
   }
   // The platform's host first: it is never an app's, even when shaped like one (as in-process).
   const routes: Json[] = [
-    ...(options.cdnFiles ? cdnEdgeRoutes(options.platformHostname, dial(options.slipway), options.cdnFiles) : []),
+    ...(options.cdnFiles ? cdnEdgeRoutes(options.platformHostname, slipway, options.cdnFiles) : []),
     { match: [{ host: [options.platformHostname] }], handle: [slipway], terminal: true },
   ];
   const hosts: string[] = [options.platformHostname];
   for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
-    const handler = target.kind === "proxy" ? appHandler(target, { slug, resolver, fallback: dial(options.slipway) }) : slipway;
+    const handler = target.kind === "proxy" ? appHandler(target, { slug, resolvers, fallbacks: slipwayDials }) : slipway;
     const own = `${slug}.${options.appsDomain}`;
     routes.push({ match: [{ host: [own] }], handle: [handler], terminal: true });
     hosts.push(own);
@@ -129,10 +137,11 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
 
 /**
  * A running app's handler: straight to its instances, its cookies host-only. With `byDns`, the instances are
- * looked up (SRV, then A/AAAA of each target) at `resolver`, and nothing in the handler names them; Caddy uses
- * its static upstream, `fallback` (Slipway), only when a lookup fails. Without it (bench), they are listed.
+ * looked up (SRV, then A/AAAA of each target) at one of `resolvers` (Caddy picks one per query), and nothing in
+ * the handler names them; Caddy uses its static upstreams, `fallbacks` (Slipway's instances), only when a lookup
+ * fails. Without it (bench), they are listed.
  */
-export function appHandler(target: { upstreams: readonly { host: string; port: number }[] }, byDns?: { slug: string; resolver: string; fallback: string }): Json {
+export function appHandler(target: { upstreams: readonly { host: string; port: number }[] }, byDns?: { slug: string; resolvers: readonly string[]; fallbacks: readonly string[] }): Json {
   const cookies = { response: { replace: { "Set-Cookie": [{ search_regexp: "(?i);\\s*domain=[^;]*", replace: "" }] } } };
   if (!byDns) {
     return {
@@ -142,10 +151,10 @@ export function appHandler(target: { upstreams: readonly { host: string; port: n
       headers: cookies,
     };
   }
-  const resolver = { addresses: [byDns.resolver] };
+  const resolver = { addresses: byDns.resolvers };
   return {
     handler: "reverse_proxy",
-    upstreams: [{ dial: byDns.fallback }],
+    upstreams: byDns.fallbacks.map((address) => ({ dial: address })),
     dynamic_upstreams: { source: "srv", name: srvName(byDns.slug), refresh: `${REFRESH_MS}ms`, resolver, dial_timeout: "1s" },
     load_balancing: DYNAMIC_BALANCING,
     transport: { protocol: "http", resolver },
@@ -153,7 +162,7 @@ export function appHandler(target: { upstreams: readonly { host: string; port: n
   };
 }
 
-function dial(target: { host: string; port: number }): string {
+export function dial(target: { host: string; port: number }): string {
   return target.host.includes(":") ? `[${target.host}]:${target.port}` : `${target.host}:${target.port}`;
 }
 
@@ -211,9 +220,13 @@ const PROBE_EVERY_MS = 2_000;
 const PROBE_FOR_MS = 10 * 60_000;
 const RECHECK_AFTER_MS = 60 * 60_000;
 
+/** Where an instance remembers its DNS source's port (in DATA_DIR), for its next boot to take it again. */
+const RESOLVER_PORT_FILE = "edge-resolver-port";
+
 export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDriver {
-  /** Started by the first push: it must answer before a configuration naming it is loaded. */
-  let dns: Promise<UpstreamDns> | null = null;
+  /** Started by start(): it must answer before a configuration naming it is loaded. */
+  let dns: UpstreamDns | null = null;
+  let self: EdgeAddresses | null = null;
   /** The configuration Caddy was last given (JSON); null: unknown (a failed load, or Caddy lost it). */
   let loaded: string | null = null;
   /** Whether this process loaded a configuration yet (HELD_PLACED_MS). */
@@ -244,15 +257,21 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
 
   return {
     name: "caddy",
+    async start() {
+      const portFile = path.join(options.stateDir, RESOLVER_PORT_FILE);
+      const remembered = Number(await fs.promises.readFile(portFile, "utf8").catch(() => "0")) || 0;
+      dns = await startUpstreamDns(options.slipway.host, remembered);
+      if (dns.port !== remembered) await fs.promises.writeFile(portFile, String(dns.port));
+      self = { upstream: dial(options.slipway), resolver: dns.address };
+      return self;
+    },
     async apply(snapshot) {
-      dns ??= startUpstreamDns().catch((error: unknown) => {
-        dns = null;
-        throw error;
-      });
-      const upstreams = await dns;
+      if (!dns || !self) throw new Error("the Caddy edge was not started");
+      const upstreams = dns;
       // Before a load: a route that stops being proxied falls back to Slipway, which serves its new state.
       const changed = upstreams.publish(snapshot.apps);
-      const config = JSON.stringify(caddyConfig(snapshot, edge, options, upstreams.address));
+      const instances = [self, ...options.peers()].sort((a, b) => a.upstream.localeCompare(b.upstream) || a.resolver.localeCompare(b.resolver));
+      const config = JSON.stringify(caddyConfig(snapshot, edge, options, instances));
       if (config !== loaded) {
         if (!placedHeld) await new Promise((resolve) => setTimeout(resolve, HELD_PLACED_MS));
         placedHeld = true;
@@ -281,7 +300,7 @@ export function createCaddyEdge(edge: CaddyConfig, options: EdgeOptions): EdgeDr
       return known?.label ?? (edge.tls === "internal" ? "pending: Caddy is issuing it from its local CA" : "pending: Caddy is obtaining it over ACME");
     },
     async close() {
-      await (await dns?.catch(() => null))?.close();
+      await dns?.close();
     },
   };
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "ClusterInstance" ADD COLUMN "edgeUpstream" TEXT;
+ALTER TABLE "ClusterInstance" ADD COLUMN "edgeResolver" TEXT;
