@@ -4,14 +4,19 @@
 // the app; SIGKILL of the leader under a request loop through the others: no request fails, a follower leads within
 // the lease, and a deploy accepted while nobody led runs once on it; a leader cut off from the database steps down
 // (exits) and another takes over; on docker, a cron job runs once a minute across the leader's death. Runs with
-// SLIPWAY_TEST_RUNTIME=docker or swarm; skipped, saying why, on local.
+// SLIPWAY_TEST_RUNTIME=docker or swarm; skipped, saying why, on local. With Caddy installed, one Caddy (EDGE=caddy)
+// is in front of all three: its configuration lists every live instance, and a request loop through it runs across
+// the leader's death too.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { requestApp, uploadZip, waitFor, waitForDeployment, zipFolder } from "../helpers/apps.ts";
+import { adminRequest } from "../../server/platform/edge/caddy.ts";
+import { HAS_CADDY, httpsGet, startCaddy, type TestCaddy } from "../helpers/caddy.ts";
 import { Client } from "../helpers/client.ts";
 import { GitHubDouble } from "../helpers/git.ts";
 import { TEST_RUNTIME, dockerUnavailable, removeLabelled } from "../helpers/runtime.ts";
@@ -38,6 +43,9 @@ let database: { url: string; drop: () => Promise<void> };
 let db: pg.Client;
 let env: Record<string, string>;
 let owner: Client;
+/** In front of every instance, when installed. */
+let caddy: TestCaddy | null = null;
+let caddyCa = "";
 /** SHARED_DATA_DIR of every instance: the apps' data, received zips, the sealing keys, local storage. */
 const shared = fs.mkdtempSync(path.join(os.tmpdir(), "slipway-cluster-shared-"));
 fs.chmodSync(shared, 0o711);
@@ -93,19 +101,29 @@ function deployed(via: Instance, id: string) {
   return waitForDeployment(client, slug, id, 120_000);
 }
 
-/** Requests to the app through `through`, one after another, until stopped: what failed, with why. */
+/** The app's address through Caddy. */
+const viaCaddy = () => `https://${slug}.localhost:${caddy!.ports.https}/`;
+
+/** Requests to the app through `through` (and Caddy, when it runs), one after another, until stopped: what failed, with why. */
 function requestLoop(through: Instance[]) {
   const failures: string[] = [];
   let answered = 0;
+  const answeredBy: Record<string, number> = {};
   let running = true;
-  const loops = through.map(async (instance) => {
+  const loop = async (name: string, request: () => Promise<{ status: number; body: string }>) => {
     while (running) {
-      const answer = await requestApp(instance.url, `${slug}.localhost`).catch((error: Error) => ({ status: 0, body: error.message }));
+      const answer = await request().catch((error: Error) => ({ status: 0, body: error.message }));
+      if (answer.status === 200) answeredBy[name] = (answeredBy[name] ?? 0) + 1;
       if (answer.status === 200) answered++;
-      else failures.push(`${instance.name}: ${answer.status} ${answer.body.slice(0, 200)}`);
+      else failures.push(`${name}: ${answer.status} ${answer.body.slice(0, 200)}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-  });
+  };
+  const agent = new https.Agent({ keepAlive: true });
+  const loops = [
+    ...through.map((instance) => loop(instance.name, () => requestApp(instance.url, `${slug}.localhost`))),
+    ...(caddy ? [loop("caddy", () => httpsGet(viaCaddy(), caddyCa, agent))] : []),
+  ];
   return {
     get answered() {
       return answered;
@@ -113,9 +131,17 @@ function requestLoop(through: Instance[]) {
     async stop() {
       running = false;
       await Promise.all(loops);
-      return { answered, failures };
+      agent.destroy();
+      return { answered, answeredBy, failures };
     },
   };
+}
+
+/** The instances (by name) that Caddy's configuration sends to: the upstreams of its catch-all route to Slipway. */
+async function caddySendsTo(): Promise<string[]> {
+  const routes = JSON.parse((await adminRequest(caddy!.admin, "GET", "/config/apps/http/servers/slipway/routes")).body) as { handle: { upstreams: { dial: string }[] }[] }[];
+  const ports = routes.at(-1)!.handle[0].upstreams.map((upstream) => upstream.dial.split(":").at(-1));
+  return instances.filter((instance) => ports.includes(new URL(instance.url).port)).map((instance) => instance.name);
 }
 
 const buildLines = async (deploymentId: string) =>
@@ -137,6 +163,10 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
       SHARED_DATA_DIR: shared,
       DEFAULT_REQUESTS_PER_MINUTE: "100000",
     };
+    if (HAS_CADDY) {
+      caddy = await startCaddy("slipway-cluster-caddy-");
+      Object.assign(env, caddy.env);
+    }
     const target = { host: "127.0.0.1", port: Number(new URL(database.url).port || 5432) };
     for (const name of ["a", "b", "c"]) {
       const port = await freePort();
@@ -162,6 +192,7 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
       fs.rmSync(instance.dataDir, { recursive: true, force: true });
     }
     fs.rmSync(shared, { recursive: true, force: true });
+    await caddy?.stop();
   }, 120_000);
 
   it("runs a deploy accepted by a follower once, on the leader, and every instance routes the app", async () => {
@@ -178,6 +209,16 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
         return got.status === 200 && got;
       }, 10_000, `${instance.name} to route the app`);
       expect(answer.body, instance.name).toBe("v1");
+    }
+    if (caddy) {
+      caddyCa = await caddy.ca();
+      // Each instance gives Caddy the same configuration, naming all three.
+      await waitFor(async () => (await caddySendsTo()).length === 3, 10_000, "Caddy to send to every instance");
+      const answer = await waitFor(async () => {
+        const got = await httpsGet(viaCaddy(), caddyCa, new https.Agent()).catch(() => null);
+        return got?.status === 200 && got;
+      }, 20_000, "Caddy to route the app");
+      expect(answer.body).toBe("v1");
     }
     const lines = await buildLines(accepted.body.id);
     expect(lines.filter((line) => line.startsWith("Deploying acme/clustered"))).toHaveLength(1);
@@ -214,9 +255,12 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     expect(survivors).toContain(next);
     expect(ledAfter).toBeLessThan(2 * LEASE_MS);
     expect(await deployed(survivors[1], accepted.body.id)).toMatchObject({ status: "LIVE" });
-    const { answered, failures } = await loop.stop();
+    // The instances give Caddy a configuration without the dead one once its lease term ran out.
+    if (caddy) await waitFor(async () => !(await caddySendsTo()).includes(old.name), 2 * LEASE_MS, "Caddy to stop sending to the dead instance");
+    const { answered, answeredBy, failures } = await loop.stop();
     expect(failures).toEqual([]);
     expect(answered).toBeGreaterThan(20);
+    if (caddy) expect(answeredBy.caddy).toBeGreaterThan(10);
     for (const instance of survivors) expect((await requestApp(instance.url, `${slug}.localhost`)).body).toBe("v2");
     const lines = await buildLines(accepted.body.id);
     expect(lines.filter((line) => line.startsWith("Deploying acme/clustered"))).toHaveLength(1);
@@ -224,6 +268,7 @@ describe.skipIf(!!skipped)(`several instances on ${TEST_RUNTIME}${skipped ? ` (s
     await start(old);
     expect(await leader()).toBe(next);
     expect((await requestApp(old.url, `${slug}.localhost`)).body).toBe("v2");
+    if (caddy) await waitFor(async () => (await caddySendsTo()).length === 3, 2 * LEASE_MS, "Caddy to send to the instance back");
   }, 240_000);
 
   it("makes a leader cut off from the database step down: it exits, another leads and the app keeps serving", async () => {

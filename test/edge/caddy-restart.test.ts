@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deploy, waitFor, zipFolder } from "../helpers/apps.ts";
-import { HAS_CADDY, startCaddy, type TestCaddy } from "../helpers/caddy.ts";
+import { HAS_CADDY, httpsGet, startCaddy, type TestCaddy } from "../helpers/caddy.ts";
 import { Client } from "../helpers/client.ts";
 import { startPlatform, stopPlatform } from "../helpers/platform-process.ts";
 import { TEST_RUNTIME, removeDockerLeftovers, removeLocalLeftovers, runtimeEnv } from "../helpers/runtime.ts";
@@ -23,29 +23,6 @@ const APP = {
   "package.json": JSON.stringify({ name: "t", version: "1.0.0" }),
   "server.js": `const started = Math.random(); require("http").createServer((q, s) => s.end("alive " + started)).listen(process.env.PORT);`,
 };
-
-/** One GET through Caddy on a kept-alive connection; sent again once when the connection closed before any answer. */
-async function get(url: string, ca: string, agent: https.Agent): Promise<{ status: number; body: string }> {
-  const once = (via: https.Agent | false) =>
-    new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = https.get(url, { ca, agent: via, lookup: (_h, _o, cb) => cb(null, [{ address: "127.0.0.1", family: 4 }]) }, (res) => {
-        let body = "";
-        res.on("data", (c) => (body += c));
-        res.on("end", () => resolve({ status: res.statusCode!, body }));
-        res.on("error", reject);
-      });
-      let answered = false;
-      req.on("response", () => (answered = true));
-      req.setTimeout(30_000, () => req.destroy(new Error("timed out")));
-      req.on("error", (error) => reject(Object.assign(error, { unanswered: !answered })));
-    });
-  try {
-    return await once(agent);
-  } catch (error) {
-    if (!(error as { unanswered?: boolean }).unanswered) throw error;
-    return once(false);
-  }
-}
 
 describe.skipIf(!HAS_CADDY)("a platform restart behind Caddy", () => {
   const cleanups: (() => unknown)[] = [];
@@ -71,7 +48,7 @@ describe.skipIf(!HAS_CADDY)("a platform restart behind Caddy", () => {
     expect((await deploy(owner, "steady", await zipFolder(null, APP))).status).toBe("LIVE");
     ca = await caddy.ca();
     appUrl = `https://steady.localhost:${caddy.ports.https}/`;
-    await waitFor(async () => (await get(appUrl, ca, new https.Agent()).catch(() => null))?.status === 200, 20_000, "the app through Caddy");
+    await waitFor(async () => (await httpsGet(appUrl, ca, new https.Agent()).catch(() => null))?.status === 200, 20_000, "the app through Caddy");
   }, 120_000);
 
   afterAll(async () => {
@@ -83,14 +60,14 @@ describe.skipIf(!HAS_CADDY)("a platform restart behind Caddy", () => {
 
   for (const signal of ["SIGTERM", "SIGKILL"] as const) {
     it(`fails no request to a running app while the platform restarts (${signal})`, async () => {
-      const before = (await get(appUrl, ca, new https.Agent())).body;
+      const before = (await httpsGet(appUrl, ca, new https.Agent())).body;
       const failures: string[] = [];
       const answers: string[] = [];
       let loading = true;
       const client = async () => {
         const agent = new https.Agent({ keepAlive: true });
         while (loading) {
-          const res = await get(appUrl, ca, agent).catch((error: Error) => ({ status: 0, body: error.message }));
+          const res = await httpsGet(appUrl, ca, agent).catch((error: Error) => ({ status: 0, body: error.message }));
           if (res.status === 200) answers.push(res.body);
           else failures.push(`${res.status} ${res.body.slice(0, 200)}`);
         }

@@ -2,6 +2,7 @@
 // a folder of its own (its data: the local CA, certificates), its log in caddy.log there.
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { adminRequest } from "../../server/platform/edge/caddy.ts";
@@ -50,4 +51,30 @@ export async function startCaddy(prefix = "slipway-caddy-"): Promise<TestCaddy> 
       else fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * One GET through Caddy's HTTPS port (any host name reaches 127.0.0.1), on a kept-alive connection; sent again once
+ * when the connection closed before any answer, as browsers do (RFC 9110 §9.2.2).
+ */
+export async function httpsGet(url: string, ca: string, agent: https.Agent): Promise<{ status: number; body: string }> {
+  const once = (via: https.Agent | false) =>
+    new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = https.get(url, { ca, agent: via, lookup: (_h, _o, cb) => cb(null, [{ address: "127.0.0.1", family: 4 }]) }, (res) => {
+        let body = "";
+        res.on("data", (c) => (body += c));
+        res.on("end", () => resolve({ status: res.statusCode!, body }));
+        res.on("error", reject);
+      });
+      let answered = false;
+      req.on("response", () => (answered = true));
+      req.setTimeout(30_000, () => req.destroy(new Error("timed out")));
+      req.on("error", (error) => reject(Object.assign(error, { unanswered: !answered })));
+    });
+  try {
+    return await once(agent);
+  } catch (error) {
+    if (!(error as { unanswered?: boolean }).unanswered) throw error;
+    return once(false);
+  }
 }
