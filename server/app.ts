@@ -182,7 +182,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
         platform.useEdge(edge);
         // Several instances behind one Caddy: each lists them all, and gives Caddy the new list when one comes or goes.
         platform.cluster?.servesEdge(await edge.start());
-        platform.cluster?.onEdgePeersChange(() => void routes.resync());
+        platform.cluster?.onOthersChange(() => void routes.resync());
         await routes.attachEdge(
           (snapshot) => edge.apply(snapshot),
           (err) => app.log.error({ err }, `the ${edge.name} edge did not take the route table; retrying within ${EDGE_CHECK_MS / 1000} s`),

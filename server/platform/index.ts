@@ -24,7 +24,7 @@ import { createCounterStore, type CounterStore } from "./ratelimit/index.ts";
 import { ReadCache } from "./read-cache.ts";
 import { createStorage, type ObjectStorage } from "./storage/index.ts";
 import { createProvisioners } from "./databases/index.ts";
-import { createClusterLease, instanceAddress, LeaderWork, refuseUnsupportedTopology, type ClusterLease } from "./cluster/index.ts";
+import { clusterInstanceId, createClusterLease, instanceAddress, LeaderWork, refuseUnsupportedTopology, type ClusterLease } from "./cluster/index.ts";
 import { CommandQueue } from "./cluster/commands.ts";
 import { ClusterEngine } from "./cluster/engine.ts";
 import { LeaderQuestions } from "./cluster/questions.ts";
@@ -65,6 +65,8 @@ export interface Platform {
 }
 
 const CACHE_CLEARED = "read-cache:cleared";
+/** After a failed start of the leader's work, how long before it is tried again. */
+const RETRY_LEAD_MS = 5_000;
 
 export interface PlatformHooks {
   /**
@@ -133,7 +135,9 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   const routeCopies = clustered
     ? new RouteCopies({ pubsub, routes: hosting.routes, leading, address: () => ({ host: reachableHost(config.host), port: listeningPort }), onError })
     : null;
-  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError, clock });
+  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError, instanceId: clusterInstanceId(config.dataDir), clock });
+  /** Runs no instance runs any more (this one's earlier boot's, a dead instance's) fail as interrupted. */
+  const failInterruptedRuns = () => runs.failInterrupted(cluster?.otherInstances ?? []);
   logger.info({}, await describeBuilders(builders, config.runtime));
   const storage = await createStorage(config);
   const databases = await createProvisioners(config, {
@@ -159,7 +163,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       // Interrupted deployments are settled and stopped apps' pages set up before the first request; running apps
       // come back in the background (their page says deploying until they answer).
       await hosting.boot();
-      await runs.failInterrupted();
+      await failInterruptedRuns();
       // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
       await syncAllCronJobs(db);
       engineStarted = true;
@@ -179,6 +183,12 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   const leaderWork = new LeaderWork(
     [engineWork, { start: () => cron.start(), stop: () => cron.close() }, { start: () => services.backups.start(), stop: () => services.backups.stop() }],
     onError,
+    // A boot that threw at a failover (the database or the runtime out of reach a moment): this instance holds the
+    // lease, so it tries again while it does, instead of leading with no engine.
+    (again) => {
+      const timer = setTimeout(() => !closing && cluster?.leading && again(), RETRY_LEAD_MS);
+      timer.unref();
+    },
   );
   return {
     config,
@@ -208,7 +218,10 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       await routeCopies?.start();
       cluster = createClusterLease({ db, dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, leaderWork, onError }, port);
       await cluster.start();
+      // The leader fails a dead instance's runs once it is gone; a follower its own earlier boot's.
+      cluster.onOthersChange(() => void (leading() ? failInterruptedRuns() : null)?.catch((error: unknown) => onError(error, "failing the runs of a gone instance")));
       await leaderWork.settled();
+      if (!leading()) await failInterruptedRuns();
       if (!leading() && questions && routeCopies) routeCopies.apply(((await questions.ask("routes", "")) as RouteSnapshot["apps"] | null) ?? []);
     },
     async close() {

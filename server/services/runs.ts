@@ -80,7 +80,7 @@ export function createRunService(deps: { db: Db; apps: AppService; accounts: Acc
     if (!release) throw new ConflictError("This app has no live release to run the command in: deploy it first.");
     await checkQuota(app.ownerId, app, release);
     const env = Object.fromEntries((await db.envVar.findMany({ where: { appId: app.id }, select: { key: true, value: true } })).map((v) => [v.key, v.value]));
-    const run = await db.run.create({ data: { appId: app.id, deploymentId: release.deploymentId, trigger: what.cronJobId ? "cron" : "api", ...what } });
+    const run = await db.run.create({ data: { appId: app.id, deploymentId: release.deploymentId, trigger: what.cronJobId ? "cron" : "api", instanceId: runner.instanceId, ...what } });
     if (terminal) runner.hold({ app, run, release, env }, terminal);
     else await runner.start({ app, run, release, env });
     return db.run.findUniqueOrThrow({ where: { id: run.id } });

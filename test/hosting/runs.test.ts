@@ -219,14 +219,23 @@ describe("one-off runs", () => {
     expect((await finished(next.id)).status).toBe("SUCCEEDED");
   });
 
-  it("fails the runs a platform restart interrupted, saying why, and never runs them again", async () => {
+  it("fails the runs a platform restart interrupted, saying why, and never runs them again; not another live instance's, nor its own", async () => {
     const { db, runs } = server.slipway.platform;
     const app = await db.app.findUniqueOrThrow({ where: { slug } });
-    const left = await db.run.create({ data: { appId: app.id, command: "echo twice?", status: "RUNNING", timeoutSeconds: 60, startedAt: new Date() } });
-    await runs.failInterrupted();
-    const res = await owner.get(`/api/apps/${slug}/runs/${left.id}`);
-    expect(res.body).toMatchObject({ status: "FAILED", exitCode: null, error: expect.stringMatching(/platform restarted.*not run again/) });
-    expect(await output(left.id)).toEqual([]);
+    const leftOver = (instanceId: string | null) => db.run.create({ data: { appId: app.id, command: "echo twice?", status: "RUNNING", timeoutSeconds: 60, startedAt: new Date(), instanceId } });
+    const seconds = marker();
+    const running = await start(`sleep ${seconds}`);
+    const [earlierBoot, dead, unknown, elsewhere] = [await leftOver(runs.instanceId), await leftOver("gone-instance"), await leftOver(null), await leftOver("live-instance")];
+    await runs.failInterrupted(["live-instance"]);
+    for (const left of [earlierBoot, dead, unknown]) {
+      const res = await owner.get(`/api/apps/${slug}/runs/${left.id}`);
+      expect(res.body).toMatchObject({ status: "FAILED", exitCode: null, error: expect.stringMatching(/platform restarted.*not run again/) });
+      expect(await output(left.id)).toEqual([]);
+    }
+    expect((await owner.get(`/api/apps/${slug}/runs/${elsewhere.id}`)).body.status).toBe("RUNNING");
+    expect((await owner.get(`/api/apps/${slug}/runs/${running.id}`)).body.status).toBe("RUNNING");
+    await db.run.update({ where: { id: elsewhere.id }, data: { status: "CANCELED", finishedAt: new Date() } });
+    expect((await owner.post(`/api/apps/${slug}/runs/${running.id}/cancel`)).body.status).toBe("CANCELED");
   });
 
   // Last: the platform's runs stop here for good (what its shutdown does first).

@@ -27,6 +27,8 @@ export interface RunnerDeps {
   limits: SandboxLimits;
   dataDirOf(appId: string): string;
   onError(error: unknown, message: string): void;
+  /** This Slipway instance (clusterInstanceId), recorded on the runs it starts. */
+  instanceId: string;
   /** What an interactive run's wait for its terminal is timed on. */
   clock?: Clock;
 }
@@ -79,8 +81,18 @@ export class OneOffRuns {
   }
 
   /** Runs left unfinished by an earlier platform process end FAILED, saying why (their processes were reaped). */
-  async failInterrupted(): Promise<void> {
-    await this.deps.db.run.updateMany({ where: { status: { in: UNFINISHED } }, data: { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() } });
+  /**
+   * Fails the unfinished runs that nothing runs any more: this instance's from an earlier boot (not the ones this
+   * process runs), and those of every instance not in `alive` (the others seen within a lease term): they died with it.
+   */
+  async failInterrupted(alive: readonly string[]): Promise<void> {
+    const gone = { OR: [{ instanceId: null }, { instanceId: { notIn: [...alive] } }] };
+    const here = [...this.running.keys(), ...this.held.keys()];
+    await this.deps.db.run.updateMany({ where: { status: { in: UNFINISHED }, id: { notIn: here }, ...gone }, data: { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() } });
+  }
+
+  get instanceId(): string {
+    return this.deps.instanceId;
   }
 
   /** An interactive run waits (QUEUED) for attach(); unattached for ATTACH_TIMEOUT_MS, it fails saying so. */

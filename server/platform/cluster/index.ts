@@ -77,21 +77,33 @@ export class LeaderWork {
   private latest: Promise<void> = Promise.resolve();
   /** Why the latest change failed (a boot that threw), for settled(). */
   private failure: unknown = null;
+  /** The parts running now: a start tried again after a failure starts only the others. */
+  private readonly running = new Set<LeaderPart>();
 
   constructor(
     private readonly parts: LeaderPart[],
     private readonly onError: (error: unknown, message: string) => void,
+    /** Called after a failed start (a boot that threw at a failover): `again` tries the parts not running yet. */
+    private readonly afterFailedStart: (again: () => void) => void = () => {},
   ) {}
 
   lead(): void {
     this.then(async () => {
-      for (const part of this.parts) await part.start();
-    }, "starting the leader's work");
+      for (const part of this.parts) {
+        if (this.running.has(part)) continue;
+        await part.start();
+        this.running.add(part);
+      }
+    }, "starting the leader's work").then(() => {
+      if (this.failure) this.afterFailedStart(() => this.lead());
+    });
   }
 
   follow(): void {
     this.then(async () => {
-      await Promise.all(this.parts.map((part) => part.stop()));
+      const running = this.parts.filter((part) => this.running.has(part));
+      this.running.clear();
+      await Promise.all(running.map((part) => part.stop()));
     }, "stopping the leader's work");
   }
 
@@ -101,7 +113,7 @@ export class LeaderWork {
     if (this.failure) throw this.failure;
   }
 
-  private then(step: () => Promise<void>, what: string): void {
+  private then(step: () => Promise<void>, what: string): Promise<void> {
     this.latest = this.latest.then(async () => {
       this.failure = null;
       try {
@@ -111,5 +123,6 @@ export class LeaderWork {
         this.onError(error, what);
       }
     });
+    return this.latest;
   }
 }

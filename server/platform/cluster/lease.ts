@@ -46,9 +46,9 @@ export class ClusterLease {
   private companions = false;
   /** This instance's addresses for the edge, once it serves one. */
   private edge: EdgeAddresses | null = null;
-  /** The other live instances' edge addresses, sorted, as of the last round. */
-  private peers: EdgeAddresses[] = [];
-  private peersChanged: () => void = () => {};
+  /** The other live instances (seen within a term), sorted, as of the last round. */
+  private others: { id: string; edge: EdgeAddresses | null }[] = [];
+  private readonly othersChanged: Array<() => void> = [];
 
   constructor(private readonly deps: LeaseDeps) {
     this.address = deps.instance.address;
@@ -81,14 +81,19 @@ export class ClusterLease {
     this.edge = addresses;
   }
 
-  /** The other live instances' edge addresses (sorted; an edge in front lists every instance alike). */
-  get edgePeers(): readonly EdgeAddresses[] {
-    return this.peers;
+  /** The other live instances' ids, as of the last round. */
+  get otherInstances(): readonly string[] {
+    return this.others.map((other) => other.id);
   }
 
-  /** Called when a round finds another set of edge peers (one joined, left, or its lease term ran out). */
-  onEdgePeersChange(listener: () => void): void {
-    this.peersChanged = listener;
+  /** The other live instances' edge addresses (sorted; an edge in front lists every instance alike). */
+  get edgePeers(): readonly EdgeAddresses[] {
+    return this.others.flatMap((other) => (other.edge ? [other.edge] : []));
+  }
+
+  /** Called when a round finds another set of live instances (one joined, left, or its lease term ran out). */
+  onOthersChange(listener: () => void): void {
+    this.othersChanged.push(listener);
   }
 
   /** Tries at once (resolves after the first try), then every third of the term. */
@@ -157,14 +162,16 @@ export class ClusterLease {
     const { instance, db, ttlMs } = this.deps;
     const row = { address: this.address, runtime: instance.runtime, startedAt: this.startedAt, lastSeenAt: new Date(now), edgeUpstream: this.edge?.upstream ?? null, edgeResolver: this.edge?.resolver ?? null };
     await db.clusterInstance.upsert({ where: { id: instance.id }, create: { id: instance.id, ...row }, update: row });
-    const others = await db.clusterInstance.findMany({ where: { id: { not: instance.id }, lastSeenAt: { gte: new Date(now - ttlMs) } }, select: { edgeUpstream: true, edgeResolver: true } });
-    this.companions = others.length > 0;
-    const peers = others
-      .flatMap((other) => (other.edgeUpstream && other.edgeResolver ? [{ upstream: other.edgeUpstream, resolver: other.edgeResolver }] : []))
-      .sort((a, b) => a.upstream.localeCompare(b.upstream) || a.resolver.localeCompare(b.resolver));
-    if (JSON.stringify(peers) === JSON.stringify(this.peers)) return;
-    this.peers = peers;
-    this.peersChanged();
+    const rows = await db.clusterInstance.findMany({
+      where: { id: { not: instance.id }, lastSeenAt: { gte: new Date(now - ttlMs) } },
+      select: { id: true, edgeUpstream: true, edgeResolver: true },
+      orderBy: [{ edgeUpstream: "asc" }, { id: "asc" }],
+    });
+    this.companions = rows.length > 0;
+    const others = rows.map((row) => ({ id: row.id, edge: row.edgeUpstream && row.edgeResolver ? { upstream: row.edgeUpstream, resolver: row.edgeResolver } : null }));
+    if (JSON.stringify(others) === JSON.stringify(this.others)) return;
+    this.others = others;
+    for (const listener of this.othersChanged) listener();
   }
 
   /** Renewed: the hold lasts two thirds of a term from now, a third before the lease itself runs out. */
