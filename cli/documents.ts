@@ -27,11 +27,20 @@ export const AppsQuery = graphql(`
 export const AppInfoQuery = graphql(`
   query CliAppInfo($slug: String!) {
     app(slug: $slug) {
-      slug name description status statusNote url repo branch autoDeploy instances restarts createdAt updatedAt
+      slug name description status statusNote url repo branch autoDeploy instances sleepAfterMinutes sleepWorkers restarts createdAt updatedAt
       liveDeployment { id source builder status createdAt finishedAt commit }
       deployments(limit: 10) { id source builder status createdAt finishedAt durationMs error failureOutput commit rollbackable rollbackOf }
       resources { id type name envKey }
       effectiveHealthcheck { path intervalSeconds timeoutSeconds source }
+    }
+  }
+`);
+
+export const SetSleepMutation = graphql(`
+  mutation CliSetSleep($slug: String!, $input: UpdateAppInput!) {
+    updateApp(slug: $slug, input: $input) {
+      ... on App { slug sleepAfterMinutes sleepWorkers status }
+      ...CliError
     }
   }
 `);

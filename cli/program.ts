@@ -73,6 +73,13 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .description("delete an app with its releases, env vars, logs and databases")
     .option("-y, --yes", "do not ask to type the slug")
     .action(lazy(apps, "remove"));
+  program
+    .command("apps:sleep <minutes>")
+    .description("sleep after this many minutes without a request (1-10080), the next request waking it; `off`: never sleep")
+    .addOption(app)
+    .option("--workers", "the other process types sleep too (they keep running by default)")
+    .addOption(json)
+    .action(lazy(apps, "sleep"));
   program.command("link <slug>").description("link this folder to an app (writes slipway.json)").action(lazy(apps, "link"));
 
   program

@@ -28,7 +28,8 @@ import { oauthRoutes } from "./oauth/routes.ts";
 import { sharedKey } from "./services/sealed.ts";
 import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
-import type { Clock } from "./hosting/clock.ts";
+import { systemClock, type Clock } from "./hosting/clock.ts";
+import { Activity } from "./hosting/sleep/activity.ts";
 import { LocalStorage } from "./platform/storage/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -68,7 +69,9 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   // App hosts are answered by the router before Fastify sees the request, from the engine's route table
   // (known once the platform exists, after Fastify whose logger it uses).
   let routes: RouteTable = NO_APPS;
-  let platformRef: { engine: { upstreamFailed(slug: string, instanceId: string, why: string): void } } | null = null;
+  let platformRef: { engine: { upstreamFailed(slug: string, instanceId: string, why: string): void }; wakeApp(slug: string): Promise<void> } | null = null;
+  // What keeps apps with sleepAfterMinutes awake: the requests and WebSockets the router passes them.
+  const activity = new Activity((options.clock ?? systemClock).now);
   const router = createRouter({
     appsDomain: config.appsDomain,
     publicUrl: config.publicUrl,
@@ -77,6 +80,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     onUpstreamFailed: (slug, upstream, err) => {
       if (upstream.id) platformRef?.engine.upstreamFailed(slug, upstream.id, (err as { code?: string }).code ?? err.message);
     },
+    sleep: { activity, wake: (slug) => platformRef?.wakeApp(slug) ?? Promise.reject(new Error("the platform is not ready")) },
   });
   const app = Fastify({
     serverFactory: router.serverFactory,
@@ -96,7 +100,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     app.server.once("close", () => clearTimeout(cut));
     done();
   });
-  const platform = await createPlatform(config, app.log, options.clock, { onLostLeadership: options.onLostLeadership });
+  const platform = await createPlatform(config, app.log, options.clock, { onLostLeadership: options.onLostLeadership }, activity);
   platformRef = platform;
   await platform.services.oauthClients.ensureFirstParty();
   routes = options.routeTable ?? platform.engine.routes;

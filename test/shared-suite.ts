@@ -5,6 +5,7 @@ export const SHARED_SUITE = [
   "test/hosting/deploys.test.ts",
   "test/hosting/logs.test.ts",
   "test/hosting/restart.test.ts",
+  "test/hosting/sleep.test.ts",
   "test/hosting/apps.test.ts",
   "test/hosting/apps-live.test.ts",
   "test/hosting/github.test.ts",

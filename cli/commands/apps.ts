@@ -1,6 +1,6 @@
-// apps, apps:create, apps:info, apps:delete, link.
+// apps, apps:create, apps:info, apps:sleep, apps:delete, link.
 import { Api, unwrap, type GlobalOptions } from "../api.ts";
-import { AppInfoQuery, AppsQuery, CreateAppMutation, DeleteAppMutation } from "../documents.ts";
+import { AppInfoQuery, AppsQuery, CreateAppMutation, DeleteAppMutation, SetSleepMutation } from "../documents.ts";
 import { findLink, resolveApp, writeLink } from "../link.ts";
 import { describeHealthCheck } from "./healthcheck.ts";
 import type { CliAppsQuery } from "../gql/graphql.ts";
@@ -52,6 +52,7 @@ export async function info(options: Options) {
   if (app.description) print(`About:     ${app.description}`);
   print(`Source:    ${app.repo ? `${app.repo}#${app.branch}${app.autoDeploy ? " (auto-deploy)" : ""}` : "zip uploads"}`);
   print(`Instances: ${app.instances}   Restarts: ${app.restarts}`);
+  print(`Sleep:     ${describeSleep(app)}`);
   const live = app.liveDeployment;
   if (live) print(`Live:      ${live.id} (${live.builder ? `${live.builder}, ` : ""}${live.source}, since ${live.finishedAt ?? live.createdAt})`);
   if (app.resources.length) print(`Databases: ${app.resources.map((r) => `${r.name} (${r.type}, $${r.envKey})`).join(", ")}`);
@@ -69,6 +70,24 @@ export async function info(options: Options) {
       for (const line of failed) print(`  ${line}`);
     }
   }
+}
+
+/** `minutes`: 1-10080, or "off". The server checks the range and answers the error a person can act on. */
+export async function sleep(minutes: string, options: Options & { workers?: boolean }) {
+  const off = minutes === "off";
+  if (!off && !/^\d+$/.test(minutes)) throw new CliError(`Give the minutes as a whole number (1-10080), or \`off\`; not "${minutes}".`);
+  const api = Api.connect(options);
+  const input = { sleepAfterMinutes: off ? null : Number(minutes), sleepWorkers: !!options.workers };
+  const app = unwrap((await api.graphql(SetSleepMutation, { slug: resolveApp(options.app), input })).updateApp);
+  if (!("slug" in app)) throw new CliError("Unexpected answer from the server.");
+  if (options.json) return printJson(app);
+  print(`${color.bold(app.slug)}: ${describeSleep(app)}.`);
+}
+
+function describeSleep(app: { sleepAfterMinutes?: number | null; sleepWorkers?: boolean }): string {
+  if (app.sleepAfterMinutes == null) return "never sleeps";
+  const after = `sleeps after ${app.sleepAfterMinutes} minute${app.sleepAfterMinutes === 1 ? "" : "s"} without a request`;
+  return `${after} (${app.sleepWorkers ? "with its other process types" : "web only; other process types keep running"}), the next request waking it`;
 }
 
 export async function remove(slug: string, options: Options & { yes?: boolean }) {

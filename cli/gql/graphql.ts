@@ -15,6 +15,8 @@ export type AppStatus =
   | 'FAILED'
   /** Serving its live release */
   | 'RUNNING'
+  /** No request for its sleepAfterMinutes: its web processes stopped, and the next request starts them */
+  | 'SLEEPING'
   /** Stopped by its owner */
   | 'STOPPED';
 
@@ -176,6 +178,21 @@ export type StartRunInput = {
   timeoutSeconds?: number | null | undefined;
 };
 
+export type UpdateAppInput = {
+  autoDeploy?: boolean | null | undefined;
+  branch?: string | null | undefined;
+  description?: string | null | undefined;
+  /** The app's own health check; null clears it (app.json's, else the default, applies) */
+  healthcheck?: HealthCheckInput | null | undefined;
+  instances?: number | null | undefined;
+  name?: string | null | undefined;
+  previews?: boolean | null | undefined;
+  repo?: string | null | undefined;
+  /** 1–10080 (a week); null: the app never sleeps */
+  sleepAfterMinutes?: number | null | undefined;
+  sleepWorkers?: boolean | null | undefined;
+};
+
 export type UserStatus =
   | 'ACTIVE'
   | 'PENDING'
@@ -213,7 +230,20 @@ export type CliAppInfoQueryVariables = Exact<{
 }>;
 
 
-export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, statusNote: string | null, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, failureOutput: Array<string> | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }>, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } } };
+export type CliAppInfoQuery = { app: { slug: string, name: string, description: string, status: AppStatus, statusNote: string | null, url: string, repo: string | null, branch: string, autoDeploy: boolean, instances: number, sleepAfterMinutes: number | null, sleepWorkers: boolean, restarts: number, createdAt: string, updatedAt: string, liveDeployment: { id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, commit: string | null } | null, deployments: Array<{ id: string, source: DeploymentSource, builder: string | null, status: DeploymentStatus, createdAt: string, finishedAt: string | null, durationMs: number | null, error: string | null, failureOutput: Array<string> | null, commit: string | null, rollbackable: boolean, rollbackOf: string | null }>, resources: Array<{ id: string, type: string, name: string, envKey: string }>, effectiveHealthcheck: { path: string | null, intervalSeconds: number, timeoutSeconds: number, source: HealthCheckSource } } };
+
+export type CliSetSleepMutationVariables = Exact<{
+  slug: string;
+  input: UpdateAppInput;
+}>;
+
+
+export type CliSetSleepMutation = { updateApp:
+    | { slug: string, sleepAfterMinutes: number | null, sleepWorkers: boolean, status: AppStatus }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+   };
 
 export type CliHealthCheckQueryVariables = Exact<{
   slug: string;
@@ -738,6 +768,8 @@ export const CliAppInfoDocument = new TypedDocumentString(`
     branch
     autoDeploy
     instances
+    sleepAfterMinutes
+    sleepWorkers
     restarts
     createdAt
     updatedAt
@@ -779,6 +811,23 @@ export const CliAppInfoDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CliAppInfoQuery, CliAppInfoQueryVariables>;
+export const CliSetSleepDocument = new TypedDocumentString(`
+    mutation CliSetSleep($slug: String!, $input: UpdateAppInput!) {
+  updateApp(slug: $slug, input: $input) {
+    ... on App {
+      slug
+      sleepAfterMinutes
+      sleepWorkers
+      status
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliSetSleepMutation, CliSetSleepMutationVariables>;
 export const CliHealthCheckDocument = new TypedDocumentString(`
     query CliHealthCheck($slug: String!) {
   app(slug: $slug) {

@@ -12,7 +12,7 @@ import type { Sql } from "./sql.ts";
 
 const COLUMNS = [
   "id", "slug", "name", "description", "status", "repo", "branch", "autoDeploy", "previews", "instances", "formation",
-  "healthcheck", "githubToken", "previewOfId", "ownerId", "liveDeploymentId", "createdAt", "updatedAt",
+  "healthcheck", "githubToken", "previewOfId", "ownerId", "liveDeploymentId", "createdAt", "updatedAt", "sleepAfterMinutes", "sleepWorkers",
 ] as const satisfies readonly (keyof AppRow)[];
 
 // Every column of the model, no more: a column added to App without this list fails to compile (below).
@@ -26,11 +26,12 @@ const LIST_VERSION = `SELECT "version" FROM "AppListVersion" WHERE "ownerId" = ?
 /** Owners whose first page is kept; the least recently read is dropped beyond this. */
 const KEPT_OWNERS = 1000;
 
-type RawApp = Omit<AppRow, "autoDeploy" | "previews" | "createdAt" | "updatedAt" | "healthcheck" | "formation"> & {
+type RawApp = Omit<AppRow, "autoDeploy" | "previews" | "sleepWorkers" | "createdAt" | "updatedAt" | "healthcheck" | "formation"> & {
   healthcheck: AppRow["healthcheck"] | string;
   formation: AppRow["formation"] | string;
   autoDeploy: boolean | number;
   previews: boolean | number;
+  sleepWorkers: boolean | number;
   createdAt: Date | string | number;
   updatedAt: Date | string | number;
 };
@@ -54,6 +55,7 @@ const decoded = (row: RawApp): AppRow =>
     ...row,
     autoDeploy: Boolean(row.autoDeploy),
     previews: Boolean(row.previews),
+    sleepWorkers: Boolean(row.sleepWorkers),
     // SQLite hands JSON back as its text; PostgreSQL's driver parses it.
     healthcheck: typeof row.healthcheck === "string" ? JSON.parse(row.healthcheck) : row.healthcheck,
     formation: typeof row.formation === "string" ? JSON.parse(row.formation) : row.formation,

@@ -117,6 +117,12 @@ async function bringBack(deps: BootDeps, app: Awaited<ReturnType<typeof appsToBr
     return;
   }
   const { runners } = deps;
+  if (status === "SLEEPING") {
+    // Asleep it stays: the next request wakes it (its other types run unless they sleep with it).
+    deps.routes.stopped(app.slug, "SLEEPING");
+    if (!app.sleepWorkers) runners.runWorkers(app, release, app.formation as Formation | null);
+    return;
+  }
   if (adopted.workers.has(app.id)) void runners.workersOf(app).resume().catch((error) => deps.onError(error, `starting the workers of app ${app.slug}`));
   else runners.runWorkers(app, release, app.formation as Formation | null);
   if (adopted.web.has(app.id)) return;

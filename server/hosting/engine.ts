@@ -26,6 +26,7 @@ import type { ProcessStatus } from "./processes/workers.ts";
 
 import type { HealthCheckOptions } from "./health-monitor.ts";
 import { releaseOf, type ReplicaStatus } from "./replicas.ts";
+import type { Release } from "./release.ts";
 
 /** What pause() stopped: resume() starts it again. */
 export interface Paused {
@@ -98,6 +99,8 @@ export class HostingEngine {
   private readonly runners: AppRunners;
   private readonly releases: ReleaseFiles;
   private readonly deployments: DeploymentRunner;
+  /** Wakes under way, by app: concurrent first requests share one start. */
+  private readonly waking = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: EngineDeps) {
     this.paths = hostingPaths(deps.options.dataDir, deps.options.sharedDataDir);
@@ -206,6 +209,47 @@ export class HostingEngine {
     // Web first, as a deploy does: a stopped app is no longer stopped once it runs again.
     await supervisor.bringBack(release);
     this.runners.runWorkers(app, release, formation);
+  }
+
+  /**
+   * No request for the app's sleepAfterMinutes: its web instances stop (its other types too with sleepWorkers) and
+   * its route holds the next request while wake() starts them. False when nothing serves to put to sleep.
+   */
+  async sleep(app: { id: string; slug: string; sleepWorkers: boolean }, idleMinutes: number): Promise<boolean> {
+    const supervisor = this.runners.findSupervisor(app.id);
+    const release = supervisor?.liveRelease;
+    if (!supervisor || !release || !supervisor.running || release.web.kind === "static") return false;
+    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: `Sleeping: no request for ${idleMinutes} minute${idleMinutes === 1 ? "" : "s"}. The next request wakes it.` });
+    await Promise.all([supervisor.stop("SLEEPING"), app.sleepWorkers ? this.runners.findWorkers(app.id)?.stop() : undefined]);
+    await this.state.setAppStatus(app.id, "SLEEPING");
+    return true;
+  }
+
+  /**
+   * Starts a sleeping app's live release again (the router holds its request meanwhile); concurrent wakes share one
+   * start. Resolves once it serves, or once its start failed (its route then shows it crashed, retried with back-off).
+   */
+  wake(app: { id: string; slug: string }, live: { id: string; releasePath: string | null; web: unknown; processes?: unknown } | null): Promise<void> {
+    let waking = this.waking.get(app.id);
+    if (!waking) {
+      waking = this.startAsleep(app, releaseOf(live)).finally(() => this.waking.delete(app.id));
+      this.waking.set(app.id, waking);
+    }
+    return waking;
+  }
+
+  /** `live`: the app's live release as the database has it (asleep since the platform started, nothing ran it here). */
+  private async startAsleep(app: { id: string; slug: string }, live: Release | null): Promise<void> {
+    const supervisor = this.runners.supervisorOf(app);
+    const release = supervisor.liveRelease ?? live;
+    // Woken already (by another request, or a deploy, a start or a stop came first).
+    if (!release || this.routes.lookup(app.slug).kind !== "sleeping") return;
+    const began = Date.now();
+    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Waking: a request arrived." });
+    await supervisor.bringBack(release);
+    // The other types slept with web (sleepWorkers): they start again too.
+    if (!this.runners.findWorkers(app.id)?.types.length) this.runners.runWorkers(app, release, await this.runners.formationOf(app.id));
+    if (supervisor.running) this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: `Awake in ${Date.now() - began} ms.` });
   }
 
   /** New env vars: secrets are redacted from now on, and a running app restarts with them. */

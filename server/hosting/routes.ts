@@ -21,6 +21,8 @@ export class MemoryRouteTable implements RouteTable {
   private readonly domains = new Map<string, DomainTarget>();
   /** Pending domains by challenge token (the platform's own hosts answer challenges too). */
   private readonly pending = new Map<string, string>();
+  /** Apps that sleep when idle (sleepsWhenIdle()). */
+  private readonly watched = new Set<string>();
   private edge: { sync: EdgeSync; onError(error: unknown): void } | null = null;
   /** Bumped by every change; `synced`: the newest generation the edge has. */
   private generation = 0;
@@ -29,6 +31,8 @@ export class MemoryRouteTable implements RouteTable {
   private flushQueued = false;
   /** Told after each batch of changes (the cluster's leader publishes its table to the followers). */
   private readonly watchers: (() => void)[] = [];
+  /** Waiting for the next batch of changes (leaves()). */
+  private readonly nextChange: (() => void)[] = [];
 
   /** From now on every change is pushed to the edge (a first push of everything starts now). */
   attachEdge(sync: EdgeSync, onError: (error: unknown) => void): Promise<void> {
@@ -90,6 +94,21 @@ export class MemoryRouteTable implements RouteTable {
     return this.edge !== null && this.synced >= this.generation;
   }
 
+  /** Resolves once the app's target is no longer of `kind` (a woken app's copy arriving), or after `withinMs`. */
+  async leaves(slug: string, kind: RouteTarget["kind"], withinMs: number): Promise<void> {
+    const deadline = Date.now() + withinMs;
+    while (this.lookup(slug).kind === kind && Date.now() < deadline) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, deadline - Date.now());
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.nextChange.push(done);
+      });
+    }
+  }
+
   /** `listener` runs after each batch of changes from now on. */
   watch(listener: () => void): void {
     this.watchers.push(listener);
@@ -105,12 +124,13 @@ export class MemoryRouteTable implements RouteTable {
   private changed(): void {
     this.generation += 1;
     // After the current synchronous batch (setDomains, setDomain's remove-then-set): never half of it.
-    if ((this.edge || this.watchers.length) && !this.flushQueued) {
+    if ((this.edge || this.watchers.length || this.nextChange.length) && !this.flushQueued) {
       this.flushQueued = true;
       queueMicrotask(() => {
         this.flushQueued = false;
         void this.flush();
         for (const watcher of this.watchers) watcher();
+        for (const wake of this.nextChange.splice(0)) wake();
       });
     }
   }
@@ -120,6 +140,10 @@ export class MemoryRouteTable implements RouteTable {
   }
 
   serve(slug: string, target: Extract<RouteTarget, { kind: "proxy" | "static" }>): void {
+    if (target.kind === "proxy") {
+      const { watched: _, ...plain } = target;
+      target = this.watched.has(slug) ? { ...plain, watched: true } : plain;
+    }
     this.targets.set(slug, target);
     this.changed();
   }
@@ -128,6 +152,25 @@ export class MemoryRouteTable implements RouteTable {
   unavailable(slug: string, status: Unavailable, reason?: string): void {
     this.targets.set(slug, { kind: "unavailable", slug, status, ...(reason ? { reason } : {}) });
     this.changed();
+  }
+
+  /** Nothing runs: the app's stopped (or failed) page, or, sleeping, a target that wakes it on the next request. */
+  stopped(slug: string, status: "STOPPED" | "FAILED" | "SLEEPING"): void {
+    if (status !== "SLEEPING") return this.unavailable(slug, status);
+    this.targets.set(slug, { kind: "sleeping", slug });
+    this.changed();
+  }
+
+  /**
+   * Whether the app sleeps when idle (sleepAfterMinutes set): its proxied target is marked `watched`, so an edge
+   * sends its requests through the router, which counts them (copies of this table carry the mark).
+   */
+  sleepsWhenIdle(slug: string, sleeps: boolean): void {
+    if (sleeps === this.watched.has(slug)) return;
+    if (sleeps) this.watched.add(slug);
+    else this.watched.delete(slug);
+    const target = this.targets.get(slug);
+    if (target?.kind === "proxy") this.serve(slug, target);
   }
 
   /** The app is gone: its target and its custom domains. */

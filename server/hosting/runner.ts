@@ -6,6 +6,8 @@ import type { ReplicaStatus } from "./replicas.ts";
 import type { Release } from "./release.ts";
 import type { Candidate } from "./supervisor.ts";
 
+export type StopStatus = "STOPPED" | "FAILED" | "SLEEPING";
+
 export interface Runner {
   readonly app: { id: string; slug: string };
   readonly liveRelease: Release | null;
@@ -21,7 +23,8 @@ export interface Runner {
   envChanged(): void;
   /** Starts the release again (a restart, new env vars, a boot with nothing to adopt). */
   bringBack(release: Release): Promise<void>;
-  stop(status?: "STOPPED" | "FAILED"): Promise<void>;
+  /** Stops serving; the route then shows `status`, or, SLEEPING, wakes the app on the next request. */
+  stop(status?: StopStatus): Promise<void>;
   /**
    * After a platform restart, before the runtime reaps what no one took: takes over what an earlier platform left
    * running of `release`. False: nothing was, and the caller brings the release back.

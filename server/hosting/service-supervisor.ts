@@ -12,7 +12,7 @@ import { DeployError } from "./errors.ts";
 import { StartFailed } from "./health.ts";
 import { buildAndRollOut, rollOutRelease } from "./deploy/pipeline.ts";
 import type { DeployContext } from "./deploy/types.ts";
-import type { Runner } from "./runner.ts";
+import type { Runner, StopStatus } from "./runner.ts";
 import { FAILURE_OUTPUT_LINES } from "./health-log.ts";
 import { processLog } from "./logs/sink.ts";
 import { instanceLogOptions } from "./health-log.ts";
@@ -242,11 +242,11 @@ export class ServiceSupervisor implements Runner {
   envChanged(): void {}
 
   /** Scale to 0, keeping the service; the route says the app is stopped (or failed). */
-  async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
+  async stop(status: StopStatus = "STOPPED"): Promise<void> {
     this.stopped = true;
     this.epoch += 1;
     this.published = "";
-    this.deps.routes.unavailable(this.app.slug, status);
+    this.deps.routes.stopped(this.app.slug, status);
     await this.deps.routes.flush();
     await this.deps.orchestrator.scale(this.app.id, 0);
   }

@@ -2,7 +2,7 @@
 import type { Db } from "../db/client.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
 
-export type AppStatus = "CREATED" | "DEPLOYING" | "RUNNING" | "CRASHED" | "STOPPED" | "FAILED";
+export type AppStatus = "CREATED" | "DEPLOYING" | "RUNNING" | "CRASHED" | "STOPPED" | "FAILED" | "SLEEPING";
 export type DeploymentStatus = "QUEUED" | "BUILDING" | "STARTING" | "LIVE" | "FAILED" | "SUPERSEDED" | "CANCELED";
 
 export const appTopic = (appId: string) => `app:${appId}`;

@@ -26,7 +26,7 @@ import { CrashRecovery } from "./crash-recovery.ts";
 import { spawnReplica } from "./spawn.ts";
 import { buildAndRelease, restartRelease } from "./deploy/pipeline.ts";
 import type { DeployContext } from "./deploy/types.ts";
-import type { Runner } from "./runner.ts";
+import type { Runner, StopStatus } from "./runner.ts";
 
 export interface SupervisorDeps {
   driver: RuntimeDriver;
@@ -258,7 +258,7 @@ export class AppSupervisor implements Runner {
   }
 
   /** Stops serving: the route shows the app as stopped, and no restart happens until the next start. */
-  async stop(status: "STOPPED" | "FAILED" = "STOPPED"): Promise<void> {
+  async stop(status: StopStatus = "STOPPED"): Promise<void> {
     this.stopped = true;
     this.epoch += 1;
     this.recovery.cancelAll();
@@ -267,7 +267,7 @@ export class AppSupervisor implements Runner {
     this.crashed = running?.release ?? this.crashed;
     this.current = null;
     this.serving = null;
-    this.deps.routes.unavailable(this.app.slug, status);
+    this.deps.routes.stopped(this.app.slug, status);
     // The edge stops sending requests before the instances stop.
     await this.deps.routes.flush();
     if (running) await this.discard(running);

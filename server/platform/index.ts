@@ -29,6 +29,9 @@ import { CommandQueue } from "./cluster/commands.ts";
 import { ClusterEngine } from "./cluster/engine.ts";
 import { LeaderQuestions } from "./cluster/questions.ts";
 import { RouteCopies } from "./cluster/route-copies.ts";
+import { ActivityReports } from "./cluster/activity-reports.ts";
+import { Activity } from "../hosting/sleep/activity.ts";
+import { SleepScheduler } from "../hosting/sleep/scheduler.ts";
 import { installationKey } from "./cluster/installation.ts";
 import { platformId } from "./runtime/docker/client.ts";
 import { syncAllCronJobs } from "../hosting/cron/jobs.ts";
@@ -61,6 +64,12 @@ export interface Platform {
   authenticate: Authenticate;
   /** The edge in front (EDGE=caddy), once the server listens: it serves the custom domains' certificates. */
   useEdge(edge: EdgeDriver): void;
+  /** The requests and WebSockets the router passed to each app (here, and reported by the other instances). */
+  activity: Activity;
+  /** Puts idle apps to sleep (on the leader). */
+  sleeps: SleepScheduler;
+  /** Starts a sleeping app (a request arrived for it); resolves once it serves, or shows why not. */
+  wakeApp(slug: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -77,7 +86,8 @@ export interface PlatformHooks {
 }
 
 /** `clock`: what cron's minutes are read from (tests drive it). */
-export async function createPlatform(config: Config, logger: MailLogger, clock: Clock = systemClock, hooks: PlatformHooks = {}): Promise<Platform> {
+/** `activity`: the requests the router passes to apps (what keeps apps with sleepAfterMinutes awake). */
+export async function createPlatform(config: Config, logger: MailLogger, clock: Clock = systemClock, hooks: PlatformHooks = {}, activity = new Activity(clock.now)): Promise<Platform> {
   const instance = randomUUID();
   const counters = createCounterStore(config.redisUrl, config.redisKeyPrefix);
   const pubsub = createPubSub(config.redisUrl, config.redisKeyPrefix);
@@ -107,7 +117,10 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     pubsub,
     driver,
     onError,
-    goingLive: (appId, cron) => syncCronJobs(db, appId, cron),
+    goingLive: (appId, cron) => {
+      sleeps.awake(appId);
+      return syncCronJobs(db, appId, cron);
+    },
     maxInstancesOf: async (appId) => {
       const app = await db.app.findUniqueOrThrow({ where: { id: appId }, select: { ownerId: true } });
       return (await services.accounts.quotaOf(app.ownerId)).maxInstances;
@@ -180,8 +193,22 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       hooks.onLostLeadership?.();
     },
   };
+  const sleeps = new SleepScheduler({
+    db,
+    clock,
+    activity,
+    sleepsWhenIdle: (slug, on) => hosting.routes.sleepsWhenIdle(slug, on),
+    sleep: (app, minutes) => hosting.sleep(app, minutes),
+    onError,
+  });
+  const activityReports = clustered ? new ActivityReports({ pubsub, activity, leading, onError }) : null;
   const leaderWork = new LeaderWork(
-    [engineWork, { start: () => cron.start(), stop: () => cron.close() }, { start: () => services.backups.start(), stop: () => services.backups.stop() }],
+    [
+      engineWork,
+      { start: () => cron.start(), stop: () => cron.close() },
+      { start: () => services.backups.start(), stop: () => services.backups.stop() },
+      { start: () => sleeps.start(), stop: () => sleeps.close() },
+    ],
     onError,
     // A boot that threw at a failover (the database or the runtime out of reach a moment): this instance holds the
     // lease, so it tries again while it does, instead of leading with no engine.
@@ -203,6 +230,15 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     storage,
     authenticate: createAuthenticator({ db, cache, defaultRequestsPerMinute: config.defaultQuota.requestsPerMinute }),
     useEdge: (front) => void (edge = front),
+    activity,
+    sleeps,
+    async wakeApp(slug) {
+      const app = await db.app.findUnique({ where: { slug }, include: { liveDeployment: true } });
+      if (!app) return;
+      await engine.wake(app, app.liveDeployment);
+      activity.touch(slug);
+      sleeps.awake(app.id);
+    },
     get cluster() {
       return cluster;
     },
@@ -216,6 +252,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       await commands?.start();
       await questions?.start();
       await routeCopies?.start();
+      await activityReports?.start();
       cluster = createClusterLease({ db, dataDir: config.dataDir, runtime: config.runtime, leaseMs: config.clusterLeaseMs, leaderWork, onError }, port);
       await cluster.start();
       // The leader fails a dead instance's runs once it is gone; a follower its own earlier boot's.
@@ -230,6 +267,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       await leaderWork.settled().catch(() => {});
       // No more work taken in, then the engine stops, and only then another instance may lead.
       await routeCopies?.close();
+      await activityReports?.close();
       await questions?.close();
       await commands?.close();
       await services.backups.stop();

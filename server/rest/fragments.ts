@@ -8,7 +8,7 @@ export const fragments: Record<string, string> = {
   AuditEventFields: `fragment AuditEventFields on AuditEvent { id actorId actorName action targetType targetId details ip createdAt }`,
   OAuthClientFields: `fragment OAuthClientFields on OAuthClient { clientId name description redirectUris public createdAt }`,
   AppFields: `fragment AppFields on App {
-    slug name description status statusNote url repo branch autoDeploy previews instances hasGitHubToken createdAt updatedAt }`,
+    slug name description status statusNote url repo branch autoDeploy previews instances sleepAfterMinutes sleepWorkers hasGitHubToken createdAt updatedAt }`,
   // One app's record only: in the list, every app's would cost more than one request may.
   AppHealthFields: `fragment AppHealthFields on App {
     healthcheck { path intervalSeconds timeoutSeconds } effectiveHealthcheck { path intervalSeconds timeoutSeconds source } }`,

@@ -3,7 +3,7 @@
 // nothing here returns rows.
 import type { Db } from "../db/client.ts";
 
-export const APP_STATUSES = ["CREATED", "DEPLOYING", "RUNNING", "CRASHED", "STOPPED", "FAILED"] as const;
+export const APP_STATUSES = ["CREATED", "DEPLOYING", "RUNNING", "CRASHED", "STOPPED", "FAILED", "SLEEPING"] as const;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 export function createAdminStatsService(db: Db) {

@@ -46,7 +46,15 @@ function invalidSlug(v: unknown): string {
 /** The most instances any app may run, whatever its owner's quota. */
 const MAX_INSTANCES = Number(LIMIT_MAXIMA.maxInstances);
 
+/** A week: the longest an idle app waits before it sleeps. */
+export const MAX_SLEEP_AFTER_MINUTES = 10_080;
+
 export const appRules = {
+  sleepAfterMinutes: (v) =>
+    v != null && (typeof v !== "number" || !Number.isInteger(v) || v < 1 || v > MAX_SLEEP_AFTER_MINUTES)
+      ? `Use a whole number of minutes from 1 to ${MAX_SLEEP_AFTER_MINUTES} (a week), or null for an app that never sleeps.`
+      : null,
+  sleepWorkers: (v) => (v != null && typeof v !== "boolean" ? "Use true or false." : null),
   slug: (v) => (typeof v !== "string" || !SLUG_PATTERN.test(v) ? invalidSlug(v) : isReservedSlug(v) ? `"${v}" is reserved: choose another slug.` : null),
   name: (v) => (v != null && (typeof v !== "string" || !v.trim() || v.length > 100) ? "Use a name of 1 to 100 characters." : null),
   description: (v) => (v != null && (typeof v !== "string" || v.length > 500) ? "Use at most 500 characters." : null),

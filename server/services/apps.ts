@@ -34,6 +34,10 @@ export interface UpdateAppInput {
   autoDeploy?: boolean | null;
   previews?: boolean | null;
   instances?: number | null;
+  /** Minutes without a request before the app sleeps; null: never. */
+  sleepAfterMinutes?: number | null;
+  /** Whether its other process types sleep with web. */
+  sleepWorkers?: boolean | null;
   /** The app's own health check; null clears it. */
   healthcheck?: Record<string, unknown> | null;
 }
@@ -129,13 +133,22 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
 
     async update(ownerId: string, slug: string, input: UpdateAppInput): Promise<AppRow> {
       const app = await mine(ownerId, slug);
-      validate(input as unknown as Record<string, unknown>, { name: appRules.name, description: appRules.description, repo: appRules.repo, branch: appRules.branch, instances: appRules.instances });
+      validate(input as unknown as Record<string, unknown>, {
+        name: appRules.name,
+        description: appRules.description,
+        repo: appRules.repo,
+        branch: appRules.branch,
+        instances: appRules.instances,
+        sleepAfterMinutes: appRules.sleepAfterMinutes,
+        sleepWorkers: appRules.sleepWorkers,
+      });
       const data: Record<string, unknown> = {};
       if (input.name != null) data.name = input.name.trim();
       if (input.description != null) data.description = input.description;
       if (input.repo !== undefined) data.repo = input.repo ? normaliseRepo(input.repo) : null;
       if (input.branch != null) data.branch = input.branch;
-      for (const key of ["autoDeploy", "previews", "instances"] as const) if (input[key] != null) data[key] = input[key];
+      for (const key of ["autoDeploy", "previews", "instances", "sleepWorkers"] as const) if (input[key] != null) data[key] = input[key];
+      if (input.sleepAfterMinutes !== undefined) data.sleepAfterMinutes = input.sleepAfterMinutes;
       if (input.healthcheck !== undefined) data.healthcheck = input.healthcheck === null ? Prisma.DbNull : healthCheckSetting(input.healthcheck);
       const instances = input.instances;
       if (instances != null && instances > app.instances) {
@@ -154,6 +167,7 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       if (instances != null && instances !== app.instances) void engine.scale(updated, instances);
       // The checks read it on their next run: running instances need no restart.
       if (input.healthcheck !== undefined) await engine.settingsChanged(app, updated.healthcheck);
+      if (updated.sleepAfterMinutes !== app.sleepAfterMinutes) await engine.sleepSettingChanged(updated);
       return updated;
     },
 

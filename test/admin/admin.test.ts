@@ -107,7 +107,7 @@ describe("stats", () => {
     expect(s.users.total).toBe(s.users.active + s.users.pending + s.users.suspended);
     expect(s.users.total).toBe(await server.slipway.platform.db.user.count());
     expect(Object.keys(s.apps).sort()).toEqual(["byStatus", "total"]);
-    expect(Object.keys(s.apps.byStatus).sort()).toEqual(["CRASHED", "CREATED", "DEPLOYING", "FAILED", "RUNNING", "STOPPED"]);
+    expect(Object.keys(s.apps.byStatus).sort()).toEqual(["CRASHED", "CREATED", "DEPLOYING", "FAILED", "RUNNING", "SLEEPING", "STOPPED"]);
     expect(Object.keys(s.deployments).sort()).toEqual(["failedLast24h", "last24h", "total"]);
     expect(typeof s.databases).toBe("number");
     expect(Object.keys(s.cdn).sort()).toEqual(["bytes", "files"]);

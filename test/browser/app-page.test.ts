@@ -227,6 +227,34 @@ describe("an app's page", () => {
     await card.getByText("Now: a TCP connect to PORT every 5 s, waiting up to 2 s, from Slipway's default.").waitFor();
   });
 
+  it("sets sleep when idle in Settings at a phone's width, refusing minutes out of range beside the field", async () => {
+    const page = await signUp(PHONE);
+    const slug = `sleep-${process.pid}`;
+    await createApp(page, slug);
+    await page.goto(`/apps/${slug}/settings`);
+    const card = page.getByRole("region", { name: "Sleep when idle" });
+    await card.getByText("Never sleeps: its processes run all the time.").waitFor();
+
+    await card.getByLabel("Sleep when idle").check();
+    await card.getByLabel("After (minutes without a request)").fill("0");
+    await card.getByRole("button", { name: "Save sleep setting" }).click();
+    await card.locator("#sleep-minutes-error").getByText("Use a whole number of minutes from 1 to 10080", { exact: false }).waitFor();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("sleep-minutes");
+
+    await card.getByLabel("After (minutes without a request)").fill("15");
+    await card.getByLabel("Its other process types (workers) sleep too").check();
+    await card.getByRole("button", { name: "Save sleep setting" }).click();
+    await card.getByText("Sleeps after 15 minutes without a request, with its other process types.").waitFor();
+    expect(await (await page.request.get(`/api/apps/${slug}`)).json()).toMatchObject({ sleepAfterMinutes: 15, sleepWorkers: true });
+    // Nothing sticks out of a phone's width.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await page.screenshot({ path: "test-results/app-page/sleep-settings-phone.png", fullPage: true });
+
+    await card.getByLabel("Sleep when idle").uncheck();
+    await card.getByRole("button", { name: "Save sleep setting" }).click();
+    await card.getByText("Never sleeps: its processes run all the time.").waitFor();
+  });
+
   it("fits a phone: the tabs scroll on their own, and a toast takes its own place instead of covering a form", async () => {
     const page = await signUp(PHONE);
     const slug = `phone-tabs-${process.pid}`;

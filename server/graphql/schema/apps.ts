@@ -19,6 +19,7 @@ export const AppStatusEnum = builder.enumType("AppStatus", {
     CRASHED: { description: "Its process exited; Slipway restarts it with back-off" },
     STOPPED: { description: "Stopped by its owner" },
     FAILED: { description: "The last deployment failed and there is no release to serve" },
+    SLEEPING: { description: "No request for its sleepAfterMinutes: its web processes stopped, and the next request starts them" },
   } as const,
 });
 
@@ -57,6 +58,11 @@ export const App = builder.prismaObject("App", {
     autoDeploy: t.exposeBoolean("autoDeploy", { description: "Deploy on every push to the branch" }),
     previews: t.exposeBoolean("previews", { description: "Deploy pull requests as preview apps" }),
     instances: t.exposeInt("instances", { description: "How many instances of the web process should run (PATCH it, or scaleProcesses; with the other process types at most Quota.maxInstances)" }),
+    sleepAfterMinutes: t.exposeInt("sleepAfterMinutes", {
+      nullable: true,
+      description: "Minutes without a request after which the app's web processes stop (status SLEEPING) until the next request, which is held while they start; null: never",
+    }),
+    sleepWorkers: t.exposeBoolean("sleepWorkers", { description: "Whether the other process types sleep with web (they keep running by default)" }),
     hasGitHubToken: t.boolean({ description: "A GitHub token is set for cloning the repository (it is never shown back)", resolve: (app) => app.githubToken !== null }),
     previewOf: t.relation("previewOf", { nullable: true, description: "For a preview app (pr-<n>-<slug>): the app whose pull request it deploys" }),
     previewApps: t.relation("previewApps", { description: "The app's preview apps, one per open pull request", query: { orderBy: { createdAt: "asc" } } }),
@@ -104,6 +110,8 @@ const UpdateAppInput = builder.inputType("UpdateAppInput", {
     autoDeploy: t.boolean({ required: false }),
     previews: t.boolean({ required: false }),
     instances: t.int({ required: false }),
+    sleepAfterMinutes: t.int({ required: false, description: "1–10080 (a week); null: the app never sleeps" }),
+    sleepWorkers: t.boolean({ required: false }),
     healthcheck: t.field({ type: HealthCheckInput, required: false, description: "The app's own health check; null clears it (app.json's, else the default, applies)" }),
   }),
 });

@@ -11,7 +11,8 @@ import type { Duplex } from "node:stream";
 import { challengeToken, sendChallenge } from "./challenge.ts";
 import { isValidHost } from "../../http/host.ts";
 import { hostMatcher, hostName, platformHostMatcher } from "./host.ts";
-import { pages, sendPage, unavailablePage } from "./pages.ts";
+import { pages, sendPage, unavailablePage, wakeFailedPage } from "./pages.ts";
+import type { Activity } from "../sleep/activity.ts";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
 import { serveStatic } from "./static.ts";
 import type { RouteTable, Upstream } from "./types.ts";
@@ -35,6 +36,11 @@ export interface RouterOptions {
   onError?: (slug: string, error: Error) => void;
   /** An app instance refused a connection: the engine takes it out of rotation until it answers a health check. */
   onUpstreamFailed?: (slug: string, upstream: Upstream, error: Error) => void;
+  /**
+   * Apps that sleep when idle: every request and WebSocket counts as the app's activity, and a request to a sleeping
+   * app is held while `wake` starts it (resolving once it serves), then answered.
+   */
+  sleep?: { activity: Activity; wake(slug: string): Promise<void> };
 }
 
 /** The options Fastify hands its `serverFactory` that the HTTP server needs (Fastify applies them itself otherwise). */
@@ -86,6 +92,7 @@ export function createRouter(options: RouterOptions): Router {
   const platformUpgrades = new Map<string, UpgradeHandler>();
   const platformUpgradePatterns: [RegExp, UpgradeHandler][] = [];
   const fastPaths: FastPathHandler[] = [];
+  const sleep = options.sleep;
 
   /** Whose request it is: an app's (slug null: none, answered 404), with the host its cookies may name; null: the platform's. */
   function classify(host: string | undefined): AppHost | null {
@@ -98,15 +105,29 @@ export function createRouter(options: RouterOptions): Router {
     return isPlatform(host) || (host !== undefined && !isValidHost(host)) ? null : { slug: null, appHost: name ?? "" };
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, { slug, appHost, pendingToken }: AppHost): void {
+  function answer(req: IncomingMessage, res: ServerResponse, host: AppHost, woken = false): void {
+    const { slug, appHost, pendingToken } = host;
     if (pendingToken !== undefined && challengeToken(req.method, req.url) === pendingToken) return sendChallenge(res, req, pendingToken);
     const target = slug === null ? null : options.routes.lookup(slug);
+    // Known apps only: a Host naming no app must not grow the map.
+    if (target !== null && target.kind !== "unknown") sleep?.activity.touch(slug!);
     // Origin-form only ("/path"): the absolute and asterisk forms are for proxies and OPTIONS *.
     if (req.url?.charCodeAt(0) !== 47) sendPage(res, pages.badRequest, req.method);
     else if (target === null || target.kind === "unknown") sendPage(res, pages.unknownApp, req.method);
     else if (target.kind === "proxy") httpProxy.forward(req, res, target, slug!, appHost);
     else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
+    else if (target.kind === "sleeping") wakeThen(slug!, woken, () => answer(req, res, host, true), () => sendPage(res, wakeFailedPage, req.method));
     else sendPage(res, unavailablePage(target), req.method);
+  }
+
+  /** Holds a request to a sleeping app while it starts, then answers it (`then`); `failed` when it did not start. */
+  function wakeThen(slug: string, woken: boolean, then: () => void, failed: () => void): void {
+    // Still asleep right after a wake: it did not start (a start that failed leaves it asleep or crashed).
+    if (!sleep || woken) return failed();
+    sleep.wake(slug).then(then, (error: Error) => {
+      options.onError?.(slug, error);
+      failed();
+    });
   }
 
   function fail(res: ServerResponse, method: string | undefined, slug: string | null, error: Error): void {
@@ -125,12 +146,16 @@ export function createRouter(options: RouterOptions): Router {
     return true;
   }
 
-  function upgradeApp(req: IncomingMessage, socket: Duplex, head: Buffer, { slug, appHost }: AppHost): void {
+  function upgradeApp(req: IncomingMessage, socket: Duplex, head: Buffer, host: AppHost, woken = false): void {
+    const { slug, appHost } = host;
     const target = slug === null ? null : options.routes.lookup(slug);
     if (req.url?.charCodeAt(0) !== 47) refuseUpgrade(socket, pages.badRequest);
     else if (target === null || target.kind === "unknown") refuseUpgrade(socket, pages.unknownApp);
-    else if (target.kind === "proxy") upgradeProxy.forward(req, socket, head, httpProxy.balancer.pick(target.upstreams), appHost);
-    else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
+    else if (target.kind === "proxy") {
+      if (sleep) countSocket(sleep.activity, slug!, socket);
+      upgradeProxy.forward(req, socket, head, httpProxy.balancer.pick(target.upstreams), appHost);
+    } else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
+    else if (target.kind === "sleeping") wakeThen(slug!, woken, () => upgradeApp(req, socket, head, host, true), () => refuseUpgrade(socket, wakeFailedPage));
     else refuseUpgrade(socket, unavailablePage(target));
   }
 
@@ -179,4 +204,10 @@ export function createRouter(options: RouterOptions): Router {
       await httpProxy.close();
     },
   };
+}
+
+/** An open WebSocket keeps its app awake until it closes. */
+function countSocket(activity: Activity, slug: string, socket: Duplex): void {
+  activity.opened(slug);
+  socket.once("close", () => activity.closed(slug));
 }

@@ -53,6 +53,9 @@ export const unavailablePages: Record<Unavailable, Page> = {
   FAILED: page(503, "Deploy failed", "This app's deployment failed and it has no running release."),
 };
 
+/** A sleeping app that did not start when a request woke it. */
+export const wakeFailedPage = page(503, "Could not wake", "This app was asleep and did not start in time. Try again in a moment.", { "retry-after": DEPLOYING_RETRY_AFTER });
+
 /** The page of an app that cannot answer; a failed deployment's page names its error. */
 export function unavailablePage(target: Extract<RouteTarget, { kind: "unavailable" }>): Page {
   if (target.status !== "FAILED" || !target.reason) return unavailablePages[target.status];

@@ -9,11 +9,16 @@ export interface Upstream {
 }
 
 export type RouteTarget =
-  /** The app's instances that take traffic (never empty): the router balances requests across them. */
-  | { kind: "proxy"; upstreams: readonly Upstream[] }
+  /**
+   * The app's instances that take traffic (never empty): the router balances requests across them. `watched`: the
+   * app sleeps when idle, so an edge sends its requests through Slipway's router, which sees them.
+   */
+  | { kind: "proxy"; upstreams: readonly Upstream[]; watched?: true }
   | { kind: "static"; root: string }
   /** The app exists but cannot answer: 503 with a page saying why (stopped, crashed, deploying, never deployed). */
   | { kind: "unavailable"; slug: string; status: "CREATED" | "DEPLOYING" | "STOPPED" | "CRASHED" | "FAILED"; reason?: string }
+  /** The app sleeps (no request for its sleepAfterMinutes): a request wakes it and is answered once it serves. */
+  | { kind: "sleeping"; slug: string }
   | { kind: "unknown" };
 
 /**

@@ -21,6 +21,8 @@ export type EngineCommand =
   | { kind: "register"; appId: string }
   | { kind: "remove"; appId: string; slug: string }
   | { kind: "pause"; appId: string }
+  | { kind: "wake"; appId: string }
+  | { kind: "sleepSettingChanged"; appId: string }
   | { kind: "resume"; appId: string; paused: unknown };
 
 /** The leader's answer: the command's value, or the error it threw as a transport would show it. */

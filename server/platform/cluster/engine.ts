@@ -11,6 +11,9 @@ import type { LeaderQuestions } from "./questions.ts";
 type AppRef = { id: string; slug: string };
 export type EngineRuntime = ReturnType<HostingEngine["runtime"]>;
 
+/** How long a follower waits for the leader's routing table to reach it after the leader answered. */
+const ROUTE_COPY_WITHIN_MS = 5_000;
+
 const NOTHING_RUNS: EngineRuntime = { restarts: 0, running: false, processes: [], workers: [] };
 
 export interface ClusterEngineDeps {
@@ -120,6 +123,22 @@ export class ClusterEngine {
     await this.either(() => this.deps.local.envChanged(app), { kind: "envChanged", appId: app.id });
   }
 
+  /**
+   * Starts a sleeping app (a request to it arrived here); resolves once this instance's route serves it, or shows
+   * why it does not (a start that failed). On a follower the leader starts it, and its route copy follows.
+   */
+  async wake(app: AppRef, live: Parameters<HostingEngine["wake"]>[1]): Promise<void> {
+    if (this.deps.leading()) return this.deps.local.wake(app, live);
+    settle(await this.cluster().commands.send({ kind: "wake", appId: app.id }, this.deps.answerWithinMs));
+    await this.deps.local.routes.leaves(app.slug, "sleeping", ROUTE_COPY_WITHIN_MS);
+  }
+
+  /** The app's sleepAfterMinutes changed (written by the caller): whether an edge sends its requests through a router. */
+  async sleepSettingChanged(app: AppRef & { sleepAfterMinutes: number | null }): Promise<void> {
+    if (this.deps.leading()) return this.deps.local.routes.sleepsWhenIdle(app.slug, app.sleepAfterMinutes !== null);
+    await this.tell({ kind: "sleepSettingChanged", appId: app.id });
+  }
+
   async whileStopped<T>(app: AppRef, fn: () => Promise<T>): Promise<T> {
     if (this.deps.leading()) return this.deps.local.whileStopped(app, fn);
     const paused = await this.either(() => this.deps.local.pause(app), { kind: "pause", appId: app.id });
@@ -169,6 +188,10 @@ export class ClusterEngine {
         return local.pause(app);
       case "resume":
         return local.resume(app, command.paused as Paused);
+      case "wake":
+        return local.wake(app, app.liveDeployment);
+      case "sleepSettingChanged":
+        return local.routes.sleepsWhenIdle(app.slug, app.sleepAfterMinutes !== null);
     }
   }
 

@@ -10,7 +10,8 @@
 // healthy instances (the addresses the in-process router uses, an SRV lookup away), balanced by least
 // connections, and a request that could not reach one is tried on another (Slipway's own checks take an unhealthy
 // instance out of the DNS answer); when the lookup fails, Caddy proxies to Slipway, which routes the app
-// in-process. Static sites, stopped, crashed or never deployed apps go to
+// in-process. Static sites, apps that sleep when idle (sleepAfterMinutes, asleep or not), stopped, crashed or never
+// deployed apps go to
 // Slipway, which answers them exactly as it does in-process (same status pages), as do the platform's own host
 // and anything else. Custom domains get HSTS. An app's Set-Cookie loses any Domain attribute (host-only, so no
 // cookie reaches a sibling app or the platform: the in-process router drops such cookies instead).
@@ -94,7 +95,8 @@ export function caddyConfig(snapshot: RouteSnapshot, edge: CaddyConfig, options:
   ];
   const hosts: string[] = [options.platformHostname];
   for (const [slug, target] of [...snapshot.apps].sort(([a], [b]) => a.localeCompare(b))) {
-    const handler = target.kind === "proxy" ? appHandler(target, { slug, resolvers, fallbacks: slipwayDials }) : slipway;
+    // An app that sleeps when idle goes through Slipway's router, which sees its requests (and holds them while it wakes).
+    const handler = target.kind === "proxy" && !target.watched ? appHandler(target, { slug, resolvers, fallbacks: slipwayDials }) : slipway;
     const own = `${slug}.${options.appsDomain}`;
     routes.push({ match: [{ host: [own] }], handle: [handler], terminal: true });
     hosts.push(own);

@@ -9,7 +9,7 @@ export const adminRoutes: RestRoute[] = [
     summary: "Platform-wide counts: users, apps by status, deployments, databases, CDN, OAuth, pending limit requests",
     document: `query AdminStats { adminStats {
       users { total active pending suspended }
-      apps { total byStatus { CREATED DEPLOYING RUNNING CRASHED STOPPED FAILED } }
+      apps { total byStatus { CREATED DEPLOYING RUNNING CRASHED STOPPED FAILED SLEEPING } }
       deployments { total last24h failedLast24h }
       databases cdn { files bytes } oauth { clients activeTokens } quotaRequests { pending } } }`,
   },

@@ -157,6 +157,28 @@ export async function updateHealthCheck(slug: string, healthcheck: { path: strin
   return done;
 }
 
+const UpdateSleepMutation = graphql(`
+  mutation UpdateAppSleep($slug: String!, $input: UpdateAppInput!) {
+    updateApp(slug: $slug, input: $input) {
+      __typename
+      ... on App {
+        slug
+        ...SleepForm_app
+      }
+      ...ErrorFields
+    }
+  }
+`);
+
+/** `minutes` null: the app never sleeps. */
+export async function updateSleep(slug: string, minutes: number | null, workers: boolean): Promise<Outcome> {
+  const updated = await mutate(UpdateSleepMutation, { slug, input: { sleepAfterMinutes: minutes, sleepWorkers: workers } }, "updateApp", ["App"]);
+  if (!updated.ok) return failed(updated.problem);
+  toast.success(minutes === null ? `${slug} never sleeps.` : `${slug} sleeps after ${minutes} minute${minutes === 1 ? "" : "s"} without a request.`);
+  await invalidate(APP_DEPENDENCY);
+  return done;
+}
+
 export async function deleteApp(slug: string): Promise<Outcome> {
   const result = await graphqlClient().mutation(DeleteMutation, { slug }).toPromise();
   if (!result.data?.deleteApp) return failed(problemFrom(result.error), `Could not delete ${slug}.`);

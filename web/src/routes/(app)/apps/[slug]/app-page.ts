@@ -16,6 +16,7 @@ export const AppPageApp = graphql(`
     ...ProcessesPanel_app
     ...AppDetailsForm_app
     ...HealthCheckForm_app
+    ...SleepForm_app
     deployments(limit: 20) {
       id
       status
