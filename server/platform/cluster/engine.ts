@@ -135,8 +135,10 @@ export class ClusterEngine {
 
   /** The app's sleepAfterMinutes changed (written by the caller): whether an edge sends its requests through a router. */
   async sleepSettingChanged(app: AppRef & { sleepAfterMinutes: number | null }): Promise<void> {
-    if (this.deps.leading()) return this.deps.local.routes.sleepsWhenIdle(app.slug, app.sleepAfterMinutes !== null);
-    await this.tell({ kind: "sleepSettingChanged", appId: app.id });
+    if (!this.deps.leading()) return this.tell({ kind: "sleepSettingChanged", appId: app.id });
+    this.deps.local.routes.sleepsWhenIdle(app.slug, app.sleepAfterMinutes !== null);
+    // The edge routes it so before the API answers.
+    await this.deps.local.routes.flush();
   }
 
   async whileStopped<T>(app: AppRef, fn: () => Promise<T>): Promise<T> {
