@@ -32,9 +32,20 @@ async function elsewhere(lastSeenAt: Date, address = "build-02.example.internal:
   await db.$disconnect();
 }
 
+/** A lease term far longer than a boot on a loaded machine: the other instance's row stays live while this one starts. */
+const LEASE_SECONDS = 120;
+
 async function environment() {
   const port = await freePort();
-  return { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PORT: String(port), HOST: "127.0.0.1", PUBLIC_URL: `http://127.0.0.1:${port}`, KEEP_APPS_ON_SHUTDOWN: "false" };
+  return {
+    DATA_DIR: dataDir,
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    KEEP_APPS_ON_SHUTDOWN: "false",
+    CLUSTER_LEASE_SECONDS: String(LEASE_SECONDS),
+  };
 }
 
 /** Starts an instance that should refuse to boot: its exit status and last line. */
@@ -65,7 +76,7 @@ describe("RUNTIME=local beside an instance on another machine", () => {
   }, 60_000);
 
   it("boots when that instance was last seen longer than a lease term ago", async () => {
-    await elsewhere(new Date(Date.now() - 60_000));
+    await elsewhere(new Date(Date.now() - 2 * LEASE_SECONDS * 1000));
     const env = await environment();
     const platform = await startPlatform(env, cleanups);
     await stopPlatform(platform, "SIGTERM", env.PUBLIC_URL);
