@@ -12,6 +12,8 @@
 // "hosting-runs".
 // --cron N: only cron start times after the minute boundary over N minutes (cron.ts), written as section "hosting-cron".
 // --processes N: only web-and-worker deploys against web alone (processes.ts), written as section "hosting-processes".
+// --wake N: only waking a sleeping app, on --runtime local,docker (default local), against the floor of the same run
+// (wake.ts), written as section "hosting-wake".
 // --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
 // the comparison table of section "hosting-runtimes" (right after this one).
 import path from "node:path";
@@ -27,6 +29,7 @@ import { benchRuntimes } from "./runtimes.ts";
 import { benchRuns } from "./runs.ts";
 import { benchProcesses } from "./processes.ts";
 import { benchCron } from "./cron.ts";
+import { benchWake, wakeTable } from "./wake.ts";
 import { LANGUAGES, benchLanguage, languageBuildSettings, prepareDockerFrom } from "./languages.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
@@ -35,12 +38,27 @@ const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..
 
 async function main() {
   const { values } = parseArgs({
-    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" }, cron: { type: "string" } },
+    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" }, cron: { type: "string" }, wake: { type: "string" } },
   });
   if (values.runs) {
     const body = await benchOneOffRuns(Number(values.runs));
     console.log(`\n${body}`);
     if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-runs", body);
+    return;
+  }
+  if (values.wake) {
+    const rounds = Number(values.wake);
+    const runtimes = (values.runtime ?? "local").split(",");
+    const body = [
+      "## Sleeping apps: waking on the first request",
+      "",
+      `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --wake ${rounds} --runtime ${runtimes.join(",")}\``,
+      "- The real server in the bench process (fresh SQLite, silent logs); the app a Node server with no dependencies, reached through the platform's port by `Host: <slug>.localhost`.",
+      "",
+      wakeTable(await benchWake(runtimes, rounds), rounds),
+    ].join("\n");
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-wake", body);
     return;
   }
   if (values.cron) {
