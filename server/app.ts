@@ -21,6 +21,7 @@ import { githubWebhookRoutes } from "./http/github-webhook.ts";
 import { graphiqlAssetRoutes } from "./http/graphiql.ts";
 import { registerGuard } from "./http/guard.ts";
 import { domainChallengeRoute } from "./http/domain-challenge.ts";
+import { registerMetrics } from "./http/metrics.ts";
 import { registerHostCheck } from "./http/host.ts";
 import { registerSecurityHeaders } from "./http/security-headers.ts";
 import { registerDashboard } from "./http/web.ts";
@@ -114,6 +115,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   registerHostCheck(app);
   registerCors(app, config.corsOrigins);
   registerGuard(app, platform);
+  // On the root instance, before the routes: its hook counts every route's requests.
+  registerMetrics(app, platform);
   const graphql = await registerGraphQL(app, platform, schema);
   router.platformUpgrade("/graphql", graphql.handleUpgrade);
   router.platformUpgrade(RUN_ATTACH_PATH, runTerminalUpgrade(platform, (header) => app.parseCookie(header)));

@@ -114,6 +114,7 @@ const schema = z.object({
   APPS_DOMAIN: z.string().regex(/^[a-z0-9.-]+$/i, "expected a domain name like apps.example.com").default("localhost"),
   GITHUB_URL: z.string().min(1).default("https://github.com"),
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
+  METRICS_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),
   GITHUB_TOKEN: z.string().regex(/^[\x21-\x7e]+$/, "expected a GitHub token (printable characters, no spaces)").optional(),
   PREVIEWS_PER_APP: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   POSTGRES_PROVISION_URL: url(["postgres:", "postgresql:"]).optional(),
@@ -187,7 +188,7 @@ const schema = z.object({
 export type Env = z.input<typeof schema>;
 
 /** Never echoed in a configuration error. */
-const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "S3_SECRET_ACCESS_KEY", "POSTGRES_PROVISION_URL", "BUILD_ENV"]);
+const SECRET_VARS = new Set(["GITHUB_TOKEN", "GITHUB_WEBHOOK_SECRET", "METRICS_TOKEN", "S3_SECRET_ACCESS_KEY", "POSTGRES_PROVISION_URL", "BUILD_ENV"]);
 
 export interface Config {
   /** NODE_ENV=production: anonymous callers get no schema introspection. */
@@ -223,6 +224,8 @@ export interface Config {
   appsDomain: string;
   githubUrl: string;
   githubWebhookSecret?: string;
+  /** GET /metrics asks for this bearer token; unset, it answers loopback callers only. */
+  metricsToken?: string;
   /** The operator's token for private repositories, used when an app has none of its own. */
   githubToken?: string;
   /** How many preview apps (pull requests) one app may have at once. */
@@ -334,6 +337,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appsDomain: e.APPS_DOMAIN.toLowerCase(),
     githubUrl: e.GITHUB_URL.replace(/\/+$/, ""),
     githubWebhookSecret: e.GITHUB_WEBHOOK_SECRET,
+    metricsToken: e.METRICS_TOKEN,
     githubToken: e.GITHUB_TOKEN,
     previewsPerApp: e.PREVIEWS_PER_APP,
     postgresProvisionUrl: e.POSTGRES_PROVISION_URL,

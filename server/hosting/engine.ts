@@ -19,7 +19,7 @@ import { DeployError } from "./errors.ts";
 import { LogStore } from "./logs/store.ts";
 import { hostingPaths, type HostingPaths } from "./paths.ts";
 import { MemoryRouteTable } from "./routes.ts";
-import { createHostingState, type HostingState } from "./state.ts";
+import { createHostingState, type DeploymentStatus, type HostingState } from "./state.ts";
 import type { Clock } from "./clock.ts";
 import { HealthSettings } from "./health-settings.ts";
 import type { ProcessStatus } from "./processes/workers.ts";
@@ -71,6 +71,8 @@ export interface EngineDeps {
    * live, so that whoever sees it live sees its jobs too.
    */
   goingLive?(appId: string, cron: CronEntry[]): Promise<void>;
+  /** A deployment finished (LIVE, FAILED, CANCELED), with its steps' times. */
+  deploymentSettled?(status: DeploymentStatus, steps: { ms: number }[]): void;
   /** The app owner's maxInstances (web and the Procfile's other types count against it together). */
   maxInstancesOf?(appId: string): Promise<number>;
   /** Unexpected failures (never user errors): the server's logger. */
@@ -109,7 +111,7 @@ export class HostingEngine {
       retention: deps.options.logRetention,
       onError: (error) => deps.onError(error, "writing app log lines failed"),
     });
-    this.state = createHostingState(deps.db, deps.pubsub);
+    this.state = createHostingState(deps.db, deps.pubsub, deps.deploymentSettled);
     this.env = new AppEnv(deps.db);
     const parts: EngineParts = { logs: this.logs, routes: this.routes, state: this.state, health: this.health, paths: this.paths, env: this.env };
     this.runners = new AppRunners({ ...deps, ...parts });
@@ -170,6 +172,14 @@ export class HostingEngine {
   cancel(appId: string, deploymentId: string): Promise<boolean> {
     if (this.deployments.isSwitched(deploymentId)) return Promise.resolve(false);
     return this.queue.cancel(appId, deploymentId);
+  }
+
+  /** Instances of every app's processes running now (web and the other types). */
+  runningInstances(): number {
+    let count = 0;
+    for (const supervisor of this.runners.allSupervisors()) count += supervisor.processes().filter((p) => p.state === "healthy" || p.state === "unhealthy").length;
+    for (const workers of this.runners.allWorkers()) for (const type of workers.status()) count += type.instances.filter((i) => i.state === "running").length;
+    return count;
   }
 
   /** The live release's supervisor state, for the app's details: web's instances, and the other types'. */

@@ -26,7 +26,8 @@ export interface DeploymentUpdate {
   failureOutput?: string[] | null;
 }
 
-export function createHostingState(db: Db, pubsub: PubSub) {
+/** `settled`: a deployment finished (LIVE, FAILED, CANCELED), with its steps' times (the platform's metrics). */
+export function createHostingState(db: Db, pubsub: PubSub, settled: (status: DeploymentStatus, steps: { ms: number }[]) => void = () => {}) {
   const changed = (appId: string) => pubsub.publish(appTopic(appId), { at: Date.now() }).catch(() => {});
   return {
     changed,
@@ -53,6 +54,7 @@ export function createHostingState(db: Db, pubsub: PubSub) {
         ...(superseded ? [db.deployment.updateMany({ where: { id: superseded }, data: { status: "SUPERSEDED" } })] : []),
         db.app.updateMany({ where: { id: appId }, data: appData(status, liveDeploymentId) }),
       ]);
+      if (update.status) settled(update.status, update.steps ?? []);
       await changed(appId);
     },
   };

@@ -32,6 +32,7 @@ import { RouteCopies } from "./cluster/route-copies.ts";
 import { ActivityReports } from "./cluster/activity-reports.ts";
 import { Activity } from "../hosting/sleep/activity.ts";
 import { SleepScheduler } from "../hosting/sleep/scheduler.ts";
+import { createPlatformMetrics, type PlatformMetrics } from "./metrics.ts";
 import { installationKey } from "./cluster/installation.ts";
 import { platformId } from "./runtime/docker/client.ts";
 import { syncAllCronJobs } from "../hosting/cron/jobs.ts";
@@ -66,6 +67,8 @@ export interface Platform {
   useEdge(edge: EdgeDriver): void;
   /** The requests and WebSockets the router passed to each app (here, and reported by the other instances). */
   activity: Activity;
+  /** The platform's own metrics (GET /metrics). */
+  metrics: PlatformMetrics;
   /** Puts idle apps to sleep (on the leader). */
   sleeps: SleepScheduler;
   /** Starts a sleeping app (a request arrived for it); resolves once it serves, or shows why not. */
@@ -117,6 +120,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     pubsub,
     driver,
     onError,
+    deploymentSettled: (status, steps) => metrics.deployment(status, steps.reduce((sum, step) => sum + step.ms, 0) / 1000),
     goingLive: (appId, cron) => {
       sleeps.awake(appId);
       return syncCronJobs(db, appId, cron);
@@ -134,6 +138,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       backoff: { baseMs: 1000, maxMs: 60_000, healthyAfterMs: 30_000 },
     },
   });
+  const metrics = createPlatformMetrics({ db, runningInstances: () => hosting.runningInstances(), logLinesDropped: () => hosting.logs.droppedTotal });
   let cluster: ClusterLease | null = null;
   let closing = false;
   let engineStarted = false;
@@ -232,6 +237,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     useEdge: (front) => void (edge = front),
     activity,
     sleeps,
+    metrics,
     async wakeApp(slug) {
       const app = await db.app.findUnique({ where: { slug }, include: { liveDeployment: true } });
       if (!app) return;

@@ -67,6 +67,8 @@ const topic = (appId: string) => `logs:${appId}`;
 export class LogStore {
   private pending: (LogLineRecord & { appId: string })[] = [];
   private dropped = new Map<string, { count: number; kind: LogKind; deploymentId: string | null }>();
+  /** Every line dropped since the platform started (GET /metrics). */
+  droppedTotal = 0;
   private sincePrune = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -98,6 +100,7 @@ export class LogStore {
       const drop = this.dropped.get(appId) ?? { count: 0, kind: entry.kind, deploymentId: entry.deploymentId };
       drop.count += 1;
       this.dropped.set(appId, drop);
+      this.droppedTotal += 1;
       return;
     }
     this.pending.push({ appId, ...entry, timestamp: this.clock.next(appId) });
