@@ -141,6 +141,7 @@ const schema = z.object({
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
   DEFAULT_MAX_DATABASES: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   DEFAULT_MAX_INSTANCES: z.coerce.number().int().min(1, "expected 1 or more").max(100, "expected 100 or fewer").default(4),
+  DEFAULT_SLEEP_AFTER_MINUTES: z.coerce.number().int().min(1, "expected 1 or more").max(10_080, "expected 10080 (a week) or fewer").optional(),
   CLUSTER_LEASE_SECONDS: z.coerce.number().int("expected a whole number").min(3, "expected 3 or more").max(300, "expected 300 or fewer").default(10),
   HEALTH_CHECK_INTERVAL_MS: positiveInt.default(5000),
   HEALTH_CHECK_TIMEOUT_MS: positiveInt.default(2000),
@@ -251,6 +252,8 @@ export interface Config {
     cdnBytes: bigint;
     maxUploadBytes: bigint;
   };
+  /** A new app's sleepAfterMinutes (its owner may change it); unset: new apps never sleep. */
+  defaultSleepAfterMinutes: number | null;
   hosting: {
     limits: { memoryBytes: number; cpuPercent: number; pids: number };
     buildLimits: { memoryBytes: number; cpuPercent: number; pids: number };
@@ -356,6 +359,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       cdnBytes: BigInt(e.DEFAULT_CDN_BYTES),
       maxUploadBytes: BigInt(e.DEFAULT_MAX_UPLOAD_BYTES),
     },
+    defaultSleepAfterMinutes: e.DEFAULT_SLEEP_AFTER_MINUTES ?? null,
     hosting: {
       limits: { memoryBytes: e.APP_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
       buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.BUILD_CPU_PERCENT, pids: e.APP_PIDS },

@@ -121,9 +121,11 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
             repo: input.repo ? normaliseRepo(input.repo) : null,
             branch: input.branch ?? "main",
             autoDeploy: input.autoDeploy ?? false,
+            sleepAfterMinutes: deps.config.defaultSleepAfterMinutes,
           },
         });
         await engine.registerApp(app);
+        if (app.sleepAfterMinutes !== null) await engine.sleepSettingChanged(app);
         return app;
       } catch (error) {
         if (uniqueViolation(error)) throw new ConflictError("This slug is taken. Choose another.", { slug: "This slug is taken. Choose another." });

@@ -75,6 +75,19 @@ beforeAll(async () => {
 afterAll(() => server?.close());
 
 describe("sleeping apps", () => {
+  it("gives new apps the operator's DEFAULT_SLEEP_AFTER_MINUTES, which their owner may change", async () => {
+    const other = await startServer({ DEFAULT_SLEEP_AFTER_MINUTES: "20" });
+    try {
+      const user = new Client(other.url);
+      await user.signup();
+      const created = await user.post("/api/apps", { slug: `defaults-${process.pid}` });
+      expect(created.body).toMatchObject({ sleepAfterMinutes: 20, sleepWorkers: false });
+      expect((await user.request("PATCH", `/api/apps/defaults-${process.pid}`, { json: { sleepAfterMinutes: null } })).body.sleepAfterMinutes).toBeNull();
+    } finally {
+      await other.close();
+    }
+  });
+
   it("refuses a sleepAfterMinutes outside 1–10080 with 400 naming the field; null turns sleep off (REST and GraphQL)", async () => {
     for (const bad of [0, 10_081, -3]) {
       const res = await owner.request("PATCH", `/api/apps/${slug}`, { json: { sleepAfterMinutes: bad } });
