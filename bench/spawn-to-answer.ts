@@ -19,7 +19,8 @@ export interface SpawnToAnswer {
   firstSandboxedMs: number;
 }
 
-async function firstAnswer(url: string, since: number): Promise<number> {
+/** Polls `url` every 2 ms until it answers "ok": the milliseconds since `since`. */
+export async function firstAnswer(url: string, since: number): Promise<number> {
   for (;;) {
     const ok = await fetch(url).then((r) => r.text(), () => undefined);
     if (ok === "ok") return performance.now() - since;

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { SLEEP_CHECK_MS } from "../../server/hosting/sleep/scheduler.ts";
 import { FakeClock } from "../../test/helpers/fake-clock.ts";
 import { signUp, startSlipway } from "../lib/slipway.ts";
-import { spawnToAnswer } from "../spawn-to-answer.ts";
+import { firstAnswer, spawnToAnswer } from "../spawn-to-answer.ts";
 import { HostingClient, nodeApp, percentile, zipOf } from "./client.ts";
 
 const GOAL = 3;
@@ -20,14 +20,6 @@ export interface WakeResult {
   wakeP95: number;
   floorName: string;
   floorP50: number;
-}
-
-async function firstAnswer(url: string, since: number): Promise<number> {
-  for (;;) {
-    const ok = await fetch(url).then((r) => r.text(), () => undefined);
-    if (ok === "ok") return performance.now() - since;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
 }
 
 /** Wake times through Slipway on `runtime`, `rounds` of them after a warm-up. */
