@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliHome, runCli } from "./helpers.ts";
 
-const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "link", "deploy", "logs", "run", "runs", "runs:cancel", "cron", "cron:run", "env", "env:set", "env:unset", "domains", "domains:add", "domains:verify", "domains:remove", "stop", "restart", "rollback", "ps", "ps:scale", "healthcheck", "healthcheck:set", "healthcheck:unset", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
+const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "apps:sleep", "link", "deploy", "logs", "run", "runs", "runs:cancel", "cron", "cron:run", "env", "env:set", "env:unset", "domains", "domains:add", "domains:verify", "domains:remove", "stop", "restart", "rollback", "ps", "ps:scale", "healthcheck", "healthcheck:set", "healthcheck:unset", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
 const home = cliHome();
 
 describe("slipway --help", () => {
@@ -56,7 +56,7 @@ describe("slipway completion", () => {
     // Load it and ask for completions as bash would on <Tab> (after "apps:" bash completes the part after the colon).
     const complete = (line: string) =>
       execFileSync("bash", ["-c", `source ${JSON.stringify(file)}; COMP_LINE=${JSON.stringify(line)}; COMP_POINT=${line.length}; _slipway; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: "utf8" }).trim().split("\n");
-    expect(complete("slipway ap")).toEqual(["apps", "apps:create", "apps:info", "apps:delete"]);
+    expect(complete("slipway ap")).toEqual(["apps", "apps:create", "apps:info", "apps:delete", "apps:sleep"]);
     expect(complete("slipway apps:c")).toEqual(["create"]);
     expect(complete("slipway logs --f")).toEqual(["--follow"]);
     expect(complete("slipway deploy ")).toContain("--no-follow");
