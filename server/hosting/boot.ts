@@ -56,8 +56,9 @@ async function adoptRunning(deps: BootDeps): Promise<Adopted> {
         deps.onError(error, `adopting the instances of app ${app.slug}`);
         return false;
       };
+      // A sleeping app's web has no instance to adopt (an orchestrator's service scaled to 0 must stay so).
       const [web, workers] = await Promise.all([
-        deps.runners.supervisorOf(app).adopt(release).catch(failed),
+        app.status === "SLEEPING" ? false : deps.runners.supervisorOf(app).adopt(release).catch(failed),
         deps.runners.workersOf(app).adopt(release, app.formation as Formation | null).catch(failed),
       ]);
       if (web) adopted.web.add(app.id);
@@ -120,7 +121,8 @@ async function bringBack(deps: BootDeps, app: Awaited<ReturnType<typeof appsToBr
   if (status === "SLEEPING") {
     // Asleep it stays: the next request wakes it (its other types run unless they sleep with it).
     deps.routes.stopped(app.slug, "SLEEPING");
-    if (!app.sleepWorkers) runners.runWorkers(app, release, app.formation as Formation | null);
+    if (adopted.workers.has(app.id)) void runners.workersOf(app).resume().catch((error) => deps.onError(error, `starting the workers of app ${app.slug}`));
+    else if (!app.sleepWorkers) runners.runWorkers(app, release, app.formation as Formation | null);
     return;
   }
   if (adopted.workers.has(app.id)) void runners.workersOf(app).resume().catch((error) => deps.onError(error, `starting the workers of app ${app.slug}`));

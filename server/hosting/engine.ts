@@ -26,7 +26,7 @@ import type { ProcessStatus } from "./processes/workers.ts";
 
 import type { HealthCheckOptions } from "./health-monitor.ts";
 import { releaseOf, type ReplicaStatus } from "./replicas.ts";
-import type { Release } from "./release.ts";
+import { Sleeper } from "./sleep/sleeper.ts";
 
 /** What pause() stopped: resume() starts it again. */
 export interface Paused {
@@ -101,8 +101,7 @@ export class HostingEngine {
   private readonly runners: AppRunners;
   private readonly releases: ReleaseFiles;
   private readonly deployments: DeploymentRunner;
-  /** Wakes under way, by app: concurrent first requests share one start. */
-  private readonly waking = new Map<string, Promise<void>>();
+  private readonly sleeper: Sleeper;
 
   constructor(private readonly deps: EngineDeps) {
     this.paths = hostingPaths(deps.options.dataDir, deps.options.sharedDataDir);
@@ -117,6 +116,7 @@ export class HostingEngine {
     this.runners = new AppRunners({ ...deps, ...parts });
     this.releases = new ReleaseFiles({ ...deps, paths: this.paths });
     this.deployments = new DeploymentRunner({ ...deps, ...parts, runners: this.runners, releases: this.releases });
+    this.sleeper = new Sleeper({ runners: this.runners, routes: this.routes, logs: this.logs, state: this.state });
     this.queue = new DeployQueue({
       run: (appId, id, signal) => this.deployments.run(appId, id, signal),
       // A deployment that never builds frees its uploaded zip.
@@ -225,41 +225,16 @@ export class HostingEngine {
    * No request for the app's sleepAfterMinutes: its web instances stop (its other types too with sleepWorkers) and
    * its route holds the next request while wake() starts them. False when nothing serves to put to sleep.
    */
-  async sleep(app: { id: string; slug: string; sleepWorkers: boolean }, idleMinutes: number): Promise<boolean> {
-    const supervisor = this.runners.findSupervisor(app.id);
-    const release = supervisor?.liveRelease;
-    if (!supervisor || !release || !supervisor.running || release.web.kind === "static") return false;
-    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: `Sleeping: no request for ${idleMinutes} minute${idleMinutes === 1 ? "" : "s"}. The next request wakes it.` });
-    await Promise.all([supervisor.stop("SLEEPING"), app.sleepWorkers ? this.runners.findWorkers(app.id)?.stop() : undefined]);
-    await this.state.setAppStatus(app.id, "SLEEPING");
-    return true;
+  sleep(app: { id: string; slug: string; sleepWorkers: boolean }, idleMinutes: number): Promise<boolean> {
+    return this.sleeper.sleep(app, idleMinutes);
   }
 
   /**
    * Starts a sleeping app's live release again (the router holds its request meanwhile); concurrent wakes share one
-   * start. Resolves once it serves, or once its start failed (its route then shows it crashed, retried with back-off).
+   * start. Resolves once it serves, or once its start failed (the router then answers that it could not wake).
    */
   wake(app: { id: string; slug: string }, live: { id: string; releasePath: string | null; web: unknown; processes?: unknown } | null): Promise<void> {
-    let waking = this.waking.get(app.id);
-    if (!waking) {
-      waking = this.startAsleep(app, releaseOf(live)).finally(() => this.waking.delete(app.id));
-      this.waking.set(app.id, waking);
-    }
-    return waking;
-  }
-
-  /** `live`: the app's live release as the database has it (asleep since the platform started, nothing ran it here). */
-  private async startAsleep(app: { id: string; slug: string }, live: Release | null): Promise<void> {
-    const supervisor = this.runners.supervisorOf(app);
-    const release = supervisor.liveRelease ?? live;
-    // Woken already (by another request, or a deploy, a start or a stop came first).
-    if (!release || this.routes.lookup(app.slug).kind !== "sleeping") return;
-    const began = Date.now();
-    this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Waking: a request arrived." });
-    await supervisor.bringBack(release);
-    // The other types slept with web (sleepWorkers): they start again too.
-    if (!this.runners.findWorkers(app.id)?.types.length) this.runners.runWorkers(app, release, await this.runners.formationOf(app.id));
-    if (supervisor.running) this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: `Awake in ${Date.now() - began} ms.` });
+    return this.sleeper.wake(app, releaseOf(live));
   }
 
   /** New env vars: secrets are redacted from now on, and a running app restarts with them. */
@@ -269,13 +244,15 @@ export class HostingEngine {
     const supervisor = this.runners.findSupervisor(app.id);
     supervisor?.envChanged();
     const release = supervisor?.liveRelease;
-    if (!supervisor || !release || supervisor.isStopped) return;
-    // Crashed web instances and workers read the new ones when they start again; running ones restart now.
+    if (!supervisor || !release) return;
+    // Crashed web instances and workers read the new ones when they start again; running ones restart now (a sleeping
+    // app's workers too: its web reads them when it wakes).
+    const webRuns = !supervisor.isStopped && supervisor.running;
     const workersRun = !!this.runners.findWorkers(app.id)?.types.length;
-    if (!supervisor.running && !workersRun) return;
+    if (!webRuns && !workersRun) return;
     this.logs.append(app.id, { kind: "runtime", stream: "system", deploymentId: release.deploymentId, line: "Restarting with the new environment variables." });
     if (workersRun) this.runners.runWorkers(app, release, formation);
-    if (supervisor.running) void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
+    if (webRuns) void supervisor.bringBack(release).catch((error) => this.deps.onError(error, `restarting app ${app.slug}`));
   }
 
   /** Where the app's processes see a file of its data directory (its SQLite databases). */

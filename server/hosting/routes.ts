@@ -176,6 +176,7 @@ export class MemoryRouteTable implements RouteTable {
   /** The app is gone: its target and its custom domains. */
   remove(slug: string): void {
     this.targets.delete(slug);
+    this.watched.delete(slug);
     this.changed();
     for (const [hostname, target] of this.domains) if (target.slug === slug) this.removeDomain(hostname);
   }

@@ -142,6 +142,8 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   let cluster: ClusterLease | null = null;
   let closing = false;
   let engineStarted = false;
+  /** The leader answers followers' questions and takes their commands (set once both started). */
+  let answeringFollowers = false;
   // Leading once its engine booted: until then, work goes through the queue its engine takes once booted.
   const leading = () => !clustered || (!!cluster?.leading && engineStarted);
   const commands = clustered
@@ -176,19 +178,22 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   });
   const engineWork = {
     async start() {
-      // Once per process: a lone instance that missed a renewal (a slow disk) and leads again goes on as it was.
-      if (engineStarted) return;
-      // Interrupted deployments are settled and stopped apps' pages set up before the first request; running apps
-      // come back in the background (their page says deploying until they answer).
-      await hosting.boot();
-      await failInterruptedRuns();
-      // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
-      await syncAllCronJobs(db);
-      engineStarted = true;
-      if (!questions || !commands || !routeCopies) return;
+      // Once per process: a lone instance that missed a renewal (a slow disk) and leads again goes on as it was; a
+      // start that failed part-way (tried again while this instance holds the lease) goes on from where it stopped.
+      if (!engineStarted) {
+        // Interrupted deployments are settled and stopped apps' pages set up before the first request; running apps
+        // come back in the background (their page says deploying until they answer).
+        await hosting.boot();
+        await failInterruptedRuns();
+        // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
+        await syncAllCronJobs(db);
+        engineStarted = true;
+      }
+      if (!questions || !commands || !routeCopies || answeringFollowers) return;
       routeCopies.publish();
       await questions.answer((kind, about) => (kind === "runtime" ? hosting.runtime(about) : kind === "routes" ? routeCopies.forFollowers() : null));
       await commands.work((command) => engine.handle(command));
+      answeringFollowers = true;
     },
     async stop() {
       // Alone (SQLite, or no other instance seen lately), no other instance takes over: nothing to give up.
@@ -206,7 +211,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     sleep: (app, minutes) => hosting.sleep(app, minutes),
     onError,
   });
-  const activityReports = clustered ? new ActivityReports({ pubsub, activity, leading, onError }) : null;
+  const activityReports = clustered ? new ActivityReports({ instance: clusterInstanceId(config.dataDir), pubsub, activity, leading, onError }) : null;
   const leaderWork = new LeaderWork(
     [
       engineWork,

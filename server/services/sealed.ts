@@ -27,7 +27,10 @@ export function sharedKey(dir: string, name: string): Buffer {
     try {
       fs.linkSync(draft, keyFile);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      // A shared filesystem without hard links (SMB): an exclusive create, the small window accepted there.
+      if (code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP") fs.writeFileSync(keyFile, fs.readFileSync(draft), { mode: 0o600, flag: "wx" });
+      else if (code !== "EEXIST") throw error;
     } finally {
       fs.rmSync(draft, { force: true });
     }

@@ -222,10 +222,13 @@ describe("one-off runs", () => {
   it("fails the runs a platform restart interrupted, saying why, and never runs them again; not another live instance's, nor its own", async () => {
     const { db, runs } = server.slipway.platform;
     const app = await db.app.findUniqueOrThrow({ where: { slug } });
-    const leftOver = (instanceId: string | null) => db.run.create({ data: { appId: app.id, command: "echo twice?", status: "RUNNING", timeoutSeconds: 60, startedAt: new Date(), instanceId } });
+    const leftOver = (instanceId: string | null, createdAt = new Date()) => db.run.create({ data: { appId: app.id, command: "echo twice?", status: "RUNNING", timeoutSeconds: 60, startedAt: createdAt, createdAt, instanceId } });
     const seconds = marker();
     const running = await start(`sleep ${seconds}`);
-    const [earlierBoot, dead, unknown, elsewhere] = [await leftOver(runs.instanceId), await leftOver("gone-instance"), await leftOver(null), await leftOver("live-instance")];
+    const beforeThisBoot = new Date(Date.now() - 24 * 60 * 60_000);
+    const [earlierBoot, dead, unknown, elsewhere] = [await leftOver(runs.instanceId, beforeThisBoot), await leftOver("gone-instance"), await leftOver(null), await leftOver("live-instance")];
+    // Created by this process a moment ago, not yet among the runs it tracks (its start still under way).
+    const starting = await leftOver(runs.instanceId);
     await runs.failInterrupted(["live-instance"]);
     for (const left of [earlierBoot, dead, unknown]) {
       const res = await owner.get(`/api/apps/${slug}/runs/${left.id}`);
@@ -233,6 +236,8 @@ describe("one-off runs", () => {
       expect(await output(left.id)).toEqual([]);
     }
     expect((await owner.get(`/api/apps/${slug}/runs/${elsewhere.id}`)).body.status).toBe("RUNNING");
+    expect((await owner.get(`/api/apps/${slug}/runs/${starting.id}`)).body.status).toBe("RUNNING");
+    await db.run.update({ where: { id: starting.id }, data: { status: "CANCELED", finishedAt: new Date() } });
     expect((await owner.get(`/api/apps/${slug}/runs/${running.id}`)).body.status).toBe("RUNNING");
     await db.run.update({ where: { id: elsewhere.id }, data: { status: "CANCELED", finishedAt: new Date() } });
     expect((await owner.post(`/api/apps/${slug}/runs/${running.id}/cancel`)).body.status).toBe("CANCELED");

@@ -114,8 +114,11 @@ export function createRouter(options: RouterOptions): Router {
     // Origin-form only ("/path"): the absolute and asterisk forms are for proxies and OPTIONS *.
     if (req.url?.charCodeAt(0) !== 47) sendPage(res, pages.badRequest, req.method);
     else if (target === null || target.kind === "unknown") sendPage(res, pages.unknownApp, req.method);
-    else if (target.kind === "proxy") httpProxy.forward(req, res, target, slug!, appHost);
-    else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
+    else if (target.kind === "proxy") {
+      // A request still under way keeps its app awake (a long upload, a stream) until it ends.
+      if (sleep) countOpen(sleep.activity, slug!, res);
+      httpProxy.forward(req, res, target, slug!, appHost);
+    } else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
     else if (target.kind === "sleeping") wakeThen(slug!, woken, () => answer(req, res, host, true), () => sendPage(res, wakeFailedPage, req.method));
     else sendPage(res, unavailablePage(target), req.method);
   }
@@ -152,7 +155,7 @@ export function createRouter(options: RouterOptions): Router {
     if (req.url?.charCodeAt(0) !== 47) refuseUpgrade(socket, pages.badRequest);
     else if (target === null || target.kind === "unknown") refuseUpgrade(socket, pages.unknownApp);
     else if (target.kind === "proxy") {
-      if (sleep) countSocket(sleep.activity, slug!, socket);
+      if (sleep) countOpen(sleep.activity, slug!, socket);
       upgradeProxy.forward(req, socket, head, httpProxy.balancer.pick(target.upstreams), appHost);
     } else if (target.kind === "static") refuseUpgrade(socket, pages.notFound);
     else if (target.kind === "sleeping") wakeThen(slug!, woken, () => upgradeApp(req, socket, head, host, true), () => refuseUpgrade(socket, wakeFailedPage));
@@ -206,8 +209,8 @@ export function createRouter(options: RouterOptions): Router {
   };
 }
 
-/** An open WebSocket keeps its app awake until it closes. */
-function countSocket(activity: Activity, slug: string, socket: Duplex): void {
+/** An open WebSocket, or a response under way, keeps its app awake until it closes. */
+function countOpen(activity: Activity, slug: string, stream: Duplex | ServerResponse): void {
   activity.opened(slug);
-  socket.once("close", () => activity.closed(slug));
+  stream.once("close", () => activity.closed(slug));
 }

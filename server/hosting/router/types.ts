@@ -10,8 +10,9 @@ export interface Upstream {
 
 export type RouteTarget =
   /**
-   * The app's instances that take traffic (never empty): the router balances requests across them. `watched`: the
-   * app sleeps when idle, so an edge sends its requests through Slipway's router, which sees them.
+   * The app's instances that take traffic (never empty): the router balances requests across them. `watched`: an
+   * edge sends its requests through Slipway's router, which sees them (an app that sleeps when idle), or which alone
+   * reaches them (a follower's copy of a static site, served by the leader's router).
    */
   | { kind: "proxy"; upstreams: readonly Upstream[]; watched?: true }
   | { kind: "static"; root: string }

@@ -75,6 +75,8 @@ export class OneOffRuns {
   private readonly held = new Map<string, Held>();
   private stopping = false;
   private readonly clock: Clock;
+  /** When this process started running runs: its own runs created earlier are an earlier boot's. */
+  private readonly bootedAt = new Date();
 
   constructor(private readonly deps: RunnerDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -86,9 +88,10 @@ export class OneOffRuns {
    * process runs), and those of every instance not in `alive` (the others seen within a lease term): they died with it.
    */
   async failInterrupted(alive: readonly string[]): Promise<void> {
-    const gone = { OR: [{ instanceId: null }, { instanceId: { notIn: [...alive] } }] };
-    const here = [...this.running.keys(), ...this.held.keys()];
-    await this.deps.db.run.updateMany({ where: { status: { in: UNFINISHED }, id: { notIn: here }, ...gone }, data: { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() } });
+    const self = this.deps.instanceId;
+    // This process's own runs are its to finish (one just created is not in `running` yet): only an earlier boot's fail.
+    const gone = { OR: [{ instanceId: null }, { instanceId: { notIn: [...alive, self] } }, { instanceId: self, createdAt: { lt: this.bootedAt } }] };
+    await this.deps.db.run.updateMany({ where: { status: { in: UNFINISHED }, ...gone }, data: { status: "FAILED", error: INTERRUPTED, finishedAt: new Date() } });
   }
 
   get instanceId(): string {

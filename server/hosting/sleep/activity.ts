@@ -1,14 +1,20 @@
 // What makes an app busy, as its sleep timer sees it: the last request the router (or another instance's router)
-// passed to it, and the WebSockets open to it. Kept in memory: one map write per request.
+// passed to it, and what is open to it (WebSockets, responses under way). Kept in memory: a few map writes a request.
 
-/** One instance's recent activity, as it tells the leader (cluster): each app's last request and open sockets. */
-export type ActivityReport = Array<[slug: string, lastRequestAt: number, openSockets: number]>;
+/**
+ * One instance's recent activity, as it tells the leader (cluster): how long ago each app's last request came (an
+ * age, not a time: the two machines' clocks need not agree), and its open sockets.
+ */
+export type ActivityReport = Array<[slug: string, sinceLastRequestMs: number, openSockets: number]>;
+
+/** Another instance's open sockets count only while its reports keep coming (it may have died with them open). */
+export const REPORT_KEPT_MS = 15_000;
 
 export class Activity {
   private readonly lastRequest = new Map<string, number>();
   private readonly sockets = new Map<string, number>();
   /** Other instances' reports, by instance (the newest of each). */
-  private readonly elsewhere = new Map<string, Map<string, { at: number; open: number }>>();
+  private readonly elsewhere = new Map<string, { receivedAt: number; apps: Map<string, { at: number; open: number }> }>();
 
   constructor(private readonly now: () => number) {}
 
@@ -17,7 +23,7 @@ export class Activity {
     this.lastRequest.set(slug, this.now());
   }
 
-  /** A WebSocket to the app opened: the app is busy until it closes. */
+  /** A WebSocket to the app opened, or a request to it is under way: the app is busy until it closes. */
   opened(slug: string): void {
     this.sockets.set(slug, (this.sockets.get(slug) ?? 0) + 1);
   }
@@ -33,7 +39,7 @@ export class Activity {
   lastRequestAt(slug: string): number | undefined {
     let last = this.lastRequest.get(slug);
     for (const report of this.elsewhere.values()) {
-      const at = report.get(slug)?.at;
+      const at = report.apps.get(slug)?.at;
       if (at !== undefined && (last === undefined || at > last)) last = at;
     }
     return last;
@@ -41,25 +47,31 @@ export class Activity {
 
   openSockets(slug: string): number {
     let open = this.sockets.get(slug) ?? 0;
-    for (const report of this.elsewhere.values()) open += report.get(slug)?.open ?? 0;
+    const now = this.now();
+    for (const report of this.elsewhere.values()) if (now - report.receivedAt < REPORT_KEPT_MS) open += report.apps.get(slug)?.open ?? 0;
     return open;
   }
 
   /** What this instance saw, for the leader. */
   report(): ActivityReport {
+    const now = this.now();
     const slugs = new Set([...this.lastRequest.keys(), ...this.sockets.keys()]);
-    return [...slugs].map((slug) => [slug, this.lastRequest.get(slug) ?? 0, this.sockets.get(slug) ?? 0]);
+    return [...slugs].map((slug) => {
+      const last = this.lastRequest.get(slug);
+      return [slug, last === undefined ? Number.MAX_SAFE_INTEGER : now - last, this.sockets.get(slug) ?? 0];
+    });
   }
 
-  /** Another instance's report replaces its previous one. */
+  /** Another instance's report replaces its previous one (`instance`: its cluster id, the same across its restarts). */
   merge(instance: string, report: ActivityReport): void {
-    this.elsewhere.set(instance, new Map(report.map(([slug, at, open]) => [slug, { at, open }])));
+    const now = this.now();
+    this.elsewhere.set(instance, { receivedAt: now, apps: new Map(report.map(([slug, since, open]) => [slug, { at: now - since, open }])) });
   }
 
   /** An app removed or renamed: forget it. */
   forget(slug: string): void {
     this.lastRequest.delete(slug);
     this.sockets.delete(slug);
-    for (const report of this.elsewhere.values()) report.delete(slug);
+    for (const report of this.elsewhere.values()) report.apps.delete(slug);
   }
 }

@@ -1,7 +1,6 @@
 // Apps sleep on the leader's timer, but requests reach every instance's router: each follower tells the leader what
 // its router saw (each app's last request and open WebSockets) every few seconds, so an app busy through a
 // follower never sleeps. A report lost with a dead follower only lets its apps sleep sooner.
-import { randomUUID } from "node:crypto";
 import type { Activity, ActivityReport } from "../../hosting/sleep/activity.ts";
 import type { PubSub } from "../pubsub/index.ts";
 
@@ -10,6 +9,8 @@ const ACTIVITY = "cluster:activity";
 export const REPORT_EVERY_MS = 5_000;
 
 export interface ActivityReportDeps {
+  /** This instance's cluster id (clusterInstanceId): a restarted follower's report replaces its earlier one. */
+  instance: string;
   pubsub: PubSub;
   activity: Activity;
   leading(): boolean;
@@ -17,7 +18,6 @@ export interface ActivityReportDeps {
 }
 
 export class ActivityReports {
-  private readonly instance = randomUUID();
   private subscription: AsyncIterableIterator<unknown> | null = null;
   private timer: NodeJS.Timeout | null = null;
 
@@ -28,7 +28,7 @@ export class ActivityReports {
     void this.listen(this.subscription);
     this.timer = setInterval(() => {
       if (this.deps.leading()) return;
-      const message = { from: this.instance, report: this.deps.activity.report() };
+      const message = { from: this.deps.instance, report: this.deps.activity.report() };
       this.deps.pubsub.publish(ACTIVITY, message).catch((error: unknown) => this.deps.onError(error, "reporting the apps' activity to the leader"));
     }, REPORT_EVERY_MS);
     this.timer.unref();
@@ -43,7 +43,7 @@ export class ActivityReports {
     try {
       for await (const message of subscription) {
         const { from, report } = message as { from: string; report: ActivityReport };
-        if (from !== this.instance && this.deps.leading()) this.deps.activity.merge(from, report);
+        if (from !== this.deps.instance && this.deps.leading()) this.deps.activity.merge(from, report);
       }
     } catch (error) {
       this.deps.onError(error, "reading the followers' activity reports");

@@ -29,6 +29,9 @@ export interface ClusterEngineDeps {
 }
 
 export class ClusterEngine {
+  /** Wakes a follower asked the leader for, by app. */
+  private readonly wakesSent = new Map<string, Promise<void>>();
+
   constructor(private readonly deps: ClusterEngineDeps) {}
 
   get logs() {
@@ -127,8 +130,18 @@ export class ClusterEngine {
    * Starts a sleeping app (a request to it arrived here); resolves once this instance's route serves it, or shows
    * why it does not (a start that failed). On a follower the leader starts it, and its route copy follows.
    */
-  async wake(app: AppRef, live: Parameters<HostingEngine["wake"]>[1]): Promise<void> {
+  wake(app: AppRef, live: Parameters<HostingEngine["wake"]>[1]): Promise<void> {
     if (this.deps.leading()) return this.deps.local.wake(app, live);
+    // One wake command per app at a time, however many requests wait for it here.
+    let waking = this.wakesSent.get(app.id);
+    if (!waking) {
+      waking = this.wakeThroughLeader(app).finally(() => this.wakesSent.delete(app.id));
+      this.wakesSent.set(app.id, waking);
+    }
+    return waking;
+  }
+
+  private async wakeThroughLeader(app: AppRef): Promise<void> {
     settle(await this.cluster().commands.send({ kind: "wake", appId: app.id }, this.deps.answerWithinMs));
     await this.deps.local.routes.leaves(app.slug, "sleeping", ROUTE_COPY_WITHIN_MS);
   }

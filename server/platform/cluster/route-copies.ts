@@ -44,10 +44,13 @@ export class RouteCopies {
     this.deps.pubsub.publish(ROUTES, this.forFollowers()).catch((error: unknown) => this.deps.onError(error, "publishing the routing table to the followers"));
   }
 
-  /** The table as a follower serves it: a static site through this instance's router. */
+  /**
+   * The table as a follower serves it: a static site through this instance's router (watched: an edge in front sends
+   * it through Slipway, as the leader's own configuration does, so every instance gives the edge the same one).
+   */
   forFollowers(): [string, RouteTarget][] {
     const via = this.deps.address();
-    return this.deps.routes.snapshot().apps.map(([slug, target]) => [slug, target.kind === "static" ? { kind: "proxy", upstreams: [{ ...via, id: "leader" }] } : target]);
+    return this.deps.routes.snapshot().apps.map(([slug, target]) => [slug, target.kind === "static" ? { kind: "proxy", upstreams: [{ ...via, id: "leader" }], watched: true } : target]);
   }
 
   /** A follower's copy of the leader's table, replaced when it differs. */

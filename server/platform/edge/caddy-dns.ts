@@ -126,7 +126,8 @@ export async function startUpstreamDns(host: string, port = 0): Promise<Upstream
       const changed: string[] = [];
       const proxied = new Set<string>();
       for (const [slug, target] of apps) {
-        if (target.kind !== "proxy") continue;
+        // A watched target goes through Slipway's router: Caddy never looks it up.
+        if (target.kind !== "proxy" || target.watched) continue;
         proxied.add(slug);
         const records = srvRecords(target.upstreams);
         const key = JSON.stringify(records);
