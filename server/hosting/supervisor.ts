@@ -270,7 +270,8 @@ export class AppSupervisor implements Runner {
     this.deps.routes.stopped(this.app.slug, status);
     // The edge stops sending requests before the instances stop.
     await this.deps.routes.flush();
-    if (running) await this.discard(running);
+    // Going to sleep, requests already sent to it (through another instance's copy of the route) finish first.
+    if (running) await (status === "SLEEPING" ? this.retire(running) : this.discard(running));
   }
 
   /**
