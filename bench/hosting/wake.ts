@@ -4,7 +4,7 @@
 // image running the same server to its first answer. The sleep timer runs on an injected clock that the bench moves
 // (a minute of idleness without waiting for it).
 import { execFileSync } from "node:child_process";
-import { SLEEP_CHECK_MS } from "../../server/hosting/sleep/scheduler.ts";
+import { idleMinutes } from "../../test/helpers/sleep.ts";
 import { FakeClock } from "../../test/helpers/fake-clock.ts";
 import { signUp, startSlipway } from "../lib/slipway.ts";
 import { firstAnswer, spawnToAnswer } from "../spawn-to-answer.ts";
@@ -36,8 +36,7 @@ async function wakes(runtime: "local" | "docker", rounds: number): Promise<numbe
     const { sleeps } = server.slipway.platform;
     const times: number[] = [];
     for (let round = 0; round <= rounds; round++) {
-      await clock.advanceTo(clock.now() + 60_000 + SLEEP_CHECK_MS, () => sleeps.check());
-      await sleeps.check();
+      await idleMinutes(clock, sleeps, 1);
       const app = await client.api("GET", `/api/apps/${slug}`);
       if (app.status !== "SLEEPING") throw new Error(`${slug} did not go to sleep (${app.status})`);
       const since = performance.now();

@@ -8,7 +8,7 @@ import { requestApp, waitFor, zipFolder } from "../helpers/apps.ts";
 import { launchChromium, signUpOn } from "../helpers/browser.ts";
 import { FakeClock } from "../helpers/fake-clock.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { SLEEP_CHECK_MS } from "../../server/hosting/sleep/scheduler.ts";
+import { idleMinutes } from "../helpers/sleep.ts";
 
 if (!fs.existsSync("web/build/index.html")) throw new Error("The dashboard is not built: run `npm run build:web` before the browser tests.");
 
@@ -53,8 +53,7 @@ describe("a sleeping app's page", () => {
     await header.getByText("Live", { exact: true }).waitFor();
 
     const { sleeps } = server.slipway.platform;
-    await clock.advanceTo(clock.now() + 5 * 60_000 + SLEEP_CHECK_MS, () => sleeps.check());
-    await sleeps.check();
+    await idleMinutes(clock, sleeps, 5);
     await header.getByText("Sleeping", { exact: true }).first().waitFor();
     await header.getByText("Sleeping: no request came for 5 minutes, so no instance runs.", { exact: false }).waitFor();
     await page.screenshot({ path: "test-results/app-page/sleeping-phone.png" });

@@ -10,7 +10,7 @@ import { Client } from "../helpers/client.ts";
 import { FakeClock } from "../helpers/fake-clock.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
 import { adminRequest } from "../../server/platform/edge/caddy.ts";
-import { SLEEP_CHECK_MS } from "../../server/hosting/sleep/scheduler.ts";
+import { idleMinutes } from "../helpers/sleep.ts";
 
 if (!HAS_CADDY) console.warn("test/edge/caddy-sleep.test.ts: skipped: `caddy` is not installed (apt-get install caddy)");
 
@@ -59,8 +59,7 @@ describe.skipIf(!HAS_CADDY)("a sleeping app behind Caddy", () => {
     expect(before.status).toBe(200);
 
     const { sleeps } = server.slipway.platform;
-    await clock.advanceTo(clock.now() + 60_000 + SLEEP_CHECK_MS, () => sleeps.check());
-    await sleeps.check();
+    await idleMinutes(clock, sleeps, 1);
     expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("SLEEPING");
 
     const woken = await httpsGet(url(), ca, new https.Agent());

@@ -7,7 +7,7 @@ import { deploy, requestApp, waitFor, zipFolder } from "../helpers/apps.ts";
 import { Client } from "../helpers/client.ts";
 import { FakeClock } from "../helpers/fake-clock.ts";
 import { createPostgresDatabase, REDIS_URL, startServer, type TestServer } from "../helpers/server.ts";
-import { SLEEP_CHECK_MS } from "../../server/hosting/sleep/scheduler.ts";
+import { idleMinutes } from "../helpers/sleep.ts";
 
 const clock = new FakeClock(Date.parse("2031-01-01T00:00:00Z"));
 const slug = `sleepy-cluster-${process.pid}`;
@@ -50,8 +50,7 @@ describe("a sleeping app on two instances", () => {
     }, 10_000, "the follower to route the app");
 
     const { sleeps } = leader.slipway.platform;
-    await clock.advanceTo(clock.now() + 60_000 + SLEEP_CHECK_MS, () => sleeps.check());
-    await sleeps.check();
+    await idleMinutes(clock, sleeps, 1);
     expect((await owner.get(`/api/apps/${slug}`)).body.status).toBe("SLEEPING");
     await waitFor(async () => follower.slipway.platform.engine.routes.lookup(slug).kind === "sleeping", 10_000, "the follower's copy to say sleeping");
 

@@ -9,7 +9,7 @@ import { Client } from "../helpers/client.ts";
 import { deploy, requestApp, waitFor, zipFolder } from "../helpers/apps.ts";
 import { FakeClock } from "../helpers/fake-clock.ts";
 import { startServer, type TestServer } from "../helpers/server.ts";
-import { SLEEP_CHECK_MS } from "../../server/hosting/sleep/scheduler.ts";
+import { idleFor as idle, idleMinutes } from "../helpers/sleep.ts";
 
 let server: TestServer;
 let owner: Client;
@@ -38,15 +38,10 @@ const runtimeLines = async () => {
   return res.body.map((l: { line: string }) => l.line) as string[];
 };
 
-/** Moves the clock `ms` on, each sleep timer round that fell due run to its end, then one round at the new time. */
-async function idleFor(ms: number): Promise<void> {
-  const { sleeps } = server.slipway.platform;
-  await clock.advanceTo(clock.now() + ms, () => sleeps.check());
-  await sleeps.check();
-}
+const idleFor = (ms: number) => idle(clock, server.slipway.platform.sleeps, ms);
 
 async function putToSleep(): Promise<void> {
-  await idleFor(60_000 + SLEEP_CHECK_MS);
+  await idleMinutes(clock, server.slipway.platform.sleeps, 1);
   expect((await app()).status).toBe("SLEEPING");
 }
 
