@@ -18,7 +18,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>", Formation: "Record<string, number>" },
+        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>", Formation: "Record<string, number>", MetricSeries: "Array<[string, number | null]>", ProcessMetrics: 'Record<string, Record<"cpu" | "memory" | "restarts", Array<[string, number | null]>>>' },
       },
     },
     "web/src/lib/gql/": {
@@ -29,7 +29,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         strictScalars: true,
-        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>", Formation: "Record<string, number>" },
+        scalars: { DateTime: "string", Bytes: "number", EnvVars: "Record<string, string>", Formation: "Record<string, number>", MetricSeries: "Array<[string, number | null]>", ProcessMetrics: 'Record<string, Record<"cpu" | "memory" | "restarts", Array<[string, number | null]>>>' },
       },
     },
   },

@@ -354,6 +354,31 @@ export const DomainFragment = graphql(`
   }
 `);
 
+export const DrainsQuery = graphql(`
+  query CliDrains($slug: String!) {
+    appDrains(slug: $slug) { ...CliLogDrain }
+  }
+`);
+
+export const AddLogDrainMutation = graphql(`
+  mutation CliAddLogDrain($slug: String!, $url: String!) {
+    addLogDrain(slug: $slug, input: { url: $url }) {
+      ...CliLogDrain
+      ...CliError
+    }
+  }
+`);
+
+export const RemoveLogDrainMutation = graphql(`
+  mutation CliRemoveLogDrain($slug: String!, $id: ID!) {
+    removeLogDrain(slug: $slug, id: $id)
+  }
+`);
+
+export const LogDrainFragment = graphql(`
+  fragment CliLogDrain on LogDrain { id url sent dropped lastError lastErrorAt createdAt }
+`);
+
 export const CronJobsQuery = graphql(`
   query CliCronJobs($slug: String!) {
     app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }
@@ -366,5 +391,58 @@ export const RunCronJobMutation = graphql(`
       ... on Run { id status }
       ...CliError
     }
+  }
+`);
+
+export const AppMetricsQuery = graphql(`
+  query CliAppMetrics($slug: String!, $from: String, $step: String) {
+    appMetrics(slug: $slug, from: $from, step: $step) {
+      ... on AppMetrics { from to step series { cpu memory memoryLimit requests errors latencyP50 latencyP95 } }
+      ...CliError
+    }
+  }
+`);
+
+export const WebhookFragment = graphql(`
+  fragment CliWebhook on Webhook { id url events description createdAt }
+`);
+
+export const WebhooksQuery = graphql(`
+  query CliWebhooks {
+    webhooks { ...CliWebhook }
+  }
+`);
+
+export const CreateWebhookMutation = graphql(`
+  mutation CliCreateWebhook($input: CreateWebhookInput!) {
+    createWebhook(input: $input) {
+      ... on Webhook { ...CliWebhook secret }
+      ...CliError
+    }
+  }
+`);
+
+export const DeleteWebhookMutation = graphql(`
+  mutation CliDeleteWebhook($id: ID!) {
+    deleteWebhook(id: $id)
+  }
+`);
+
+export const DeliveryFragment = graphql(`
+  fragment CliDelivery on WebhookDelivery { id event status attempts responseStatus error durationMs createdAt nextAttemptAt }
+`);
+
+export const SendTestWebhookMutation = graphql(`
+  mutation CliSendTestWebhook($id: ID!) {
+    sendTestWebhook(id: $id) {
+      ...CliDelivery
+      ...CliError
+    }
+  }
+`);
+
+export const WebhookDeliveriesQuery = graphql(`
+  query CliWebhookDeliveries($id: ID!) {
+    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }
   }
 `);

@@ -20,6 +20,8 @@ const deploy = () => import("./commands/deploy.ts");
 const logs = () => import("./commands/logs.ts");
 const env = () => import("./commands/env.ts");
 const domains = () => import("./commands/domains.ts");
+const webhooks = () => import("./commands/webhooks.ts");
+const drains = () => import("./commands/drains.ts");
 const lifecycle = () => import("./commands/lifecycle.ts");
 const db = () => import("./commands/db.ts");
 const quota = () => import("./commands/quota.ts");
@@ -28,6 +30,7 @@ const completion = () => import("./commands/completion.ts");
 const healthcheck = () => import("./commands/healthcheck.ts");
 const runs = () => import("./commands/runs.ts");
 const cron = () => import("./commands/cron.ts");
+const metrics = () => import("./commands/metrics.ts");
 
 export function buildProgram(): Command {
   const program = new Command("slipway")
@@ -102,6 +105,13 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .option("-n, --lines <n>", "how many recent lines (1-1000)", "100")
     .addOption(json)
     .action(lazy(logs, "logs"));
+  program
+    .command("metrics")
+    .description("the app's CPU, memory, requests, 5xx and latency: the latest value and a sparkline of each")
+    .addOption(app)
+    .option("--since <duration>", "how far back: 30m, 1h, 1d, 7d", "1h")
+    .addOption(json)
+    .action(lazy(metrics, "metrics"));
 
   program
     .command("run <command...>")
@@ -135,6 +145,27 @@ Start with \`slipway login --server https://slipway.example.com\`.`,
     .action(lazy(domains, "add"));
   program.command("domains:verify <hostname>").description("check a pending domain's challenges now").addOption(app).addOption(json).action(lazy(domains, "verify"));
   program.command("domains:remove <hostname>").description("remove a custom domain: it stops reaching the app at once").addOption(app).action(lazy(domains, "remove"));
+
+  program.command("drains").description("the app's log drains: where its build, runtime and run lines are forwarded").addOption(app).addOption(json).action(lazy(drains, "list"));
+  program
+    .command("drains:add <url>")
+    .description("forward the app's log lines to syslog://host:port, syslog+tls://host:port or https://…")
+    .addOption(app)
+    .addOption(json)
+    .action(lazy(drains, "add"));
+  program.command("drains:remove <id>").description("stop forwarding the app's log lines to a drain").addOption(app).action(lazy(drains, "remove"));
+
+  program.command("webhooks").description("your webhooks: where Slipway POSTs deploy, crash, run, domain and quota events").addOption(json).action(lazy(webhooks, "list"));
+  program
+    .command("webhooks:add <url>")
+    .description("add a webhook; prints its signing secret, shown once")
+    .requiredOption("--events <names>", "comma-separated: deploy.succeeded, deploy.failed, app.crashed, run.failed, domain.verified, quota.decided")
+    .option("--description <text>", "a note to tell webhooks apart")
+    .addOption(json)
+    .action(lazy(webhooks, "add"));
+  program.command("webhooks:test <id>").description('send a "ping" delivery now').addOption(json).action(lazy(webhooks, "test"));
+  program.command("webhooks:deliveries <id>").description("a webhook's delivery log, newest first").addOption(json).action(lazy(webhooks, "deliveries"));
+  program.command("webhooks:remove <id>").description("delete a webhook and its delivery log").action(lazy(webhooks, "remove"));
 
   program.command("stop").description("stop the app").addOption(app).action(lazy(lifecycle, "stop"));
   program.command("restart").description("start the live release again").addOption(app).action(lazy(lifecycle, "restart"));

@@ -31,6 +31,7 @@ import { createEdge } from "./platform/edge/index.ts";
 import { createPlatform, type Platform } from "./platform/index.ts";
 import { systemClock, type Clock } from "./hosting/clock.ts";
 import { Activity } from "./hosting/sleep/activity.ts";
+import { RequestCounts } from "./hosting/metrics/requests.ts";
 import { LocalStorage } from "./platform/storage/index.ts";
 import { compileRoutes, registerRestRoutes } from "./rest/adapter.ts";
 import { buildOpenApi } from "./rest/openapi.ts";
@@ -73,6 +74,8 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
   let platformRef: { engine: { upstreamFailed(slug: string, instanceId: string, why: string): void }; wakeApp(slug: string): Promise<void> } | null = null;
   // What keeps apps with sleepAfterMinutes awake: the requests and WebSockets the router passes them.
   const activity = new Activity((options.clock ?? systemClock).now);
+  // What the router answered each app (requests, 5xx, latency): the app's metrics.
+  const counts = new RequestCounts();
   const router = createRouter({
     appsDomain: config.appsDomain,
     publicUrl: config.publicUrl,
@@ -82,6 +85,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
       if (upstream.id) platformRef?.engine.upstreamFailed(slug, upstream.id, (err as { code?: string }).code ?? err.message);
     },
     sleep: { activity, wake: (slug) => platformRef?.wakeApp(slug) ?? Promise.reject(new Error("the platform is not ready")) },
+    counts,
   });
   const app = Fastify({
     serverFactory: router.serverFactory,
@@ -101,7 +105,7 @@ export async function buildSlipway(config: Config, options: SlipwayOptions = {})
     app.server.once("close", () => clearTimeout(cut));
     done();
   });
-  const platform = await createPlatform(config, app.log, options.clock, { onLostLeadership: options.onLostLeadership }, activity);
+  const platform = await createPlatform(config, app.log, options.clock, { onLostLeadership: options.onLostLeadership }, activity, counts);
   platformRef = platform;
   await platform.services.oauthClients.ensureFirstParty();
   routes = options.routeTable ?? platform.engine.routes;

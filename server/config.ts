@@ -4,6 +4,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { getDomain } from "tldts";
 import { z } from "zod";
+import { parseAllowList, type OutboundAllowList } from "./platform/outbound.ts";
 
 const MiB = 1024 * 1024;
 
@@ -53,6 +54,16 @@ function caddyAdmin(value: string): CaddyAdmin {
   const colon = value.lastIndexOf(":");
   return { host: value.slice(0, colon).replace(/^\[|\]$/g, ""), port: Number(value.slice(colon + 1)) };
 }
+
+/** OUTBOUND_ALLOWED_HOSTS: the private hosts, addresses and ranges webhooks and log drains may reach. */
+const outboundAllowList = z.string().transform((v, ctx) => {
+  const parsed = parseAllowList(v);
+  if ("invalid" in parsed) {
+    ctx.addIssue({ code: "custom", message: `"${parsed.invalid}" is not a host name, an address or a CIDR range (like 10.0.0.0/8)` });
+    return z.NEVER;
+  }
+  return parsed;
+});
 
 /** BUILD_ENV: a JSON object of variables every build sees (package mirrors, proxies). */
 const buildEnv = z.string().transform((v, ctx) => {
@@ -115,6 +126,8 @@ const schema = z.object({
   GITHUB_URL: z.string().min(1).default("https://github.com"),
   GITHUB_WEBHOOK_SECRET: z.string().min(1).optional(),
   METRICS_TOKEN: z.string().min(16, "expected at least 16 characters").optional(),
+  OUTBOUND_ALLOWED_HOSTS: outboundAllowList.default({ hosts: [], ranges: [] }),
+  DRAIN_CA_FILE: z.string().min(1).optional(),
   GITHUB_TOKEN: z.string().regex(/^[\x21-\x7e]+$/, "expected a GitHub token (printable characters, no spaces)").optional(),
   PREVIEWS_PER_APP: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   POSTGRES_PROVISION_URL: url(["postgres:", "postgresql:"]).optional(),
@@ -141,6 +154,7 @@ const schema = z.object({
   DEFAULT_MAX_APPS: z.coerce.number().int().min(0, "expected 0 or more").default(5),
   DEFAULT_MAX_DATABASES: z.coerce.number().int().min(0, "expected 0 or more").default(3),
   DEFAULT_MAX_INSTANCES: z.coerce.number().int().min(1, "expected 1 or more").max(100, "expected 100 or fewer").default(4),
+  FORCED_SLEEP_AFTER_MINUTES: z.coerce.number().int().min(1, "expected 1 or more").max(10_080, "expected 10080 (a week) or fewer").optional(),
   DEFAULT_SLEEP_AFTER_MINUTES: z.coerce.number().int().min(1, "expected 1 or more").max(10_080, "expected 10080 (a week) or fewer").optional(),
   CLUSTER_LEASE_SECONDS: z.coerce.number().int("expected a whole number").min(3, "expected 3 or more").max(300, "expected 300 or fewer").default(10),
   HEALTH_CHECK_INTERVAL_MS: positiveInt.default(5000),
@@ -165,6 +179,7 @@ const schema = z.object({
   HTTP_BATCH_TURNS: bool.default(true),
   BACKUP_INTERVAL_HOURS: positiveInt.default(24),
   BACKUP_RETENTION_DAYS: positiveInt.default(7),
+  METRICS_RETENTION_DAYS: z.coerce.number().int("expected a whole number").min(1, "expected 1 or more").max(90, "expected 90 or fewer").default(7),
   DOMAIN_VERIFY_RESOLVE: z
     .string()
     .transform((v) => v.split(",").map((s) => s.trim()).filter(Boolean))
@@ -235,6 +250,8 @@ export interface Config {
   postgresProvisionUrl?: string;
   /** Every database is backed up each intervalHours; backups older than retentionDays are deleted. */
   backups: { intervalHours: number; retentionDays: number };
+  /** Apps' CPU, memory and request metrics are kept at one-minute resolution for retentionDays, then deleted. */
+  metrics: { retentionDays: number };
   s3?: { endpoint: string; bucket: string; region: string; accessKeyId: string; secretAccessKey: string };
   runtime: "local" | "docker" | "swarm";
   /**
@@ -254,6 +271,12 @@ export interface Config {
   };
   /** A new app's sleepAfterMinutes (its owner may change it); unset: new apps never sleep. */
   defaultSleepAfterMinutes: number | null;
+  /** FORCED_SLEEP_AFTER_MINUTES: the longest apps of accounts on the default limits stay awake idle; null: no rule. */
+  forcedSleepAfterMinutes: number | null;
+  /** OUTBOUND_ALLOWED_HOSTS: the loopback, link-local or private destinations webhooks and drains may still reach. */
+  outboundAllowed: OutboundAllowList;
+  /** DRAIN_CA_FILE: PEM certificates syslog+tls:// and https:// log drains trust besides the system's CAs. */
+  drainCaFile: string | null;
   hosting: {
     limits: { memoryBytes: number; cpuPercent: number; pids: number };
     buildLimits: { memoryBytes: number; cpuPercent: number; pids: number };
@@ -345,6 +368,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     previewsPerApp: e.PREVIEWS_PER_APP,
     postgresProvisionUrl: e.POSTGRES_PROVISION_URL,
     backups: { intervalHours: e.BACKUP_INTERVAL_HOURS, retentionDays: e.BACKUP_RETENTION_DAYS },
+    metrics: { retentionDays: e.METRICS_RETENTION_DAYS },
     s3: e.S3_ENDPOINT
       ? { endpoint: e.S3_ENDPOINT, bucket: e.S3_BUCKET!, region: e.S3_REGION, accessKeyId: e.S3_ACCESS_KEY_ID!, secretAccessKey: e.S3_SECRET_ACCESS_KEY! }
       : undefined,
@@ -360,6 +384,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxUploadBytes: BigInt(e.DEFAULT_MAX_UPLOAD_BYTES),
     },
     defaultSleepAfterMinutes: e.DEFAULT_SLEEP_AFTER_MINUTES ?? null,
+    forcedSleepAfterMinutes: e.FORCED_SLEEP_AFTER_MINUTES ?? null,
+    outboundAllowed: e.OUTBOUND_ALLOWED_HOSTS,
+    drainCaFile: e.DRAIN_CA_FILE ?? null,
     hosting: {
       limits: { memoryBytes: e.APP_MEMORY_MB * MiB, cpuPercent: e.APP_CPU_PERCENT, pids: e.APP_PIDS },
       buildLimits: { memoryBytes: e.BUILD_MEMORY_MB * MiB, cpuPercent: e.BUILD_CPU_PERCENT, pids: e.APP_PIDS },

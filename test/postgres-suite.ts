@@ -42,6 +42,11 @@ const NOT_DATABASE = [
   "test/api/compiled-execution.test.ts",
   "test/platform/host-packages.test.ts",
   "test/platform/config.test.ts",
+  "test/hosting/metrics/histogram-and-range.test.ts",
+  "test/hosting/metrics/docker-stats.test.ts",
+  "test/platform/outbound.test.ts",
+  "test/platform/crash-loops.test.ts",
+  "test/drains/**",
 ];
 
 const excluded = [...HOSTING_RUNTIME, ...NOT_DATABASE].flatMap((pattern) => ["--exclude", pattern]);

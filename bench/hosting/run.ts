@@ -12,10 +12,15 @@
 // "hosting-runs".
 // --cron N: only cron start times after the minute boundary over N minutes (cron.ts), written as section "hosting-cron".
 // --processes N: only web-and-worker deploys against web alone (processes.ts), written as section "hosting-processes".
+// --metrics N: only what app metrics cost: router throughput with and without them in N paired rounds, and the
+// sampling of 100 instances' cgroups (metrics.ts), written as section "hosting-metrics".
 // --wake N: only waking a sleeping app, on --runtime local,docker (default local), against the floor of the same run
 // (wake.ts), written as section "hosting-wake".
+// --drains N: only log drains: an app printing 10,000 lines/s into a syslog drain against no drain and a drain that is
+// down, N rounds (drains.ts), written as section "hosting-drains".
 // --runtime local,docker (or one of them): only deploy and redeploy-under-load, on each runtime in turn, written as
 // the comparison table of section "hosting-runtimes" (right after this one).
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { fileURLToPath } from "node:url";
@@ -30,6 +35,8 @@ import { benchRuns } from "./runs.ts";
 import { benchProcesses } from "./processes.ts";
 import { benchCron } from "./cron.ts";
 import { benchWake, wakeTable } from "./wake.ts";
+import { benchMetrics } from "./metrics.ts";
+import { benchDrains } from "./drains.ts";
 import { LANGUAGES, benchLanguage, languageBuildSettings, prepareDockerFrom } from "./languages.ts";
 import { GitHubDouble } from "../../test/helpers/git.ts";
 import { HostingClient } from "./client.ts";
@@ -38,7 +45,7 @@ const RESULTS_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), "..
 
 async function main() {
   const { values } = parseArgs({
-    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" }, cron: { type: "string" }, wake: { type: "string" } },
+    options: { deploys: { type: "string" }, "no-write": { type: "boolean" }, runtime: { type: "string" }, languages: { type: "string" }, rounds: { type: "string" }, runs: { type: "string" }, processes: { type: "string" }, cron: { type: "string" }, wake: { type: "string" }, metrics: { type: "string" }, drains: { type: "string" } },
   });
   if (values.runs) {
     const body = await benchOneOffRuns(Number(values.runs));
@@ -59,6 +66,18 @@ async function main() {
     ].join("\n");
     console.log(`\n${body}`);
     if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-wake", body);
+    return;
+  }
+  if (values.drains) {
+    const body = await benchLogDrains(Number(values.drains));
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-drains", body);
+    return;
+  }
+  if (values.metrics) {
+    const body = await benchMetrics(Number(values.metrics));
+    console.log(`\n${body}`);
+    if (!values["no-write"]) writeSection(RESULTS_FILE, "hosting-metrics", body);
     return;
   }
   if (values.cron) {
@@ -142,6 +161,26 @@ async function benchOneOffRuns(rounds: number): Promise<string> {
       "",
       `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --runs ${rounds}\``,
       "- The real server in the bench process (fresh SQLite, silent logs), sandboxed local runtime.",
+      "",
+      section,
+    ].join("\n");
+  } finally {
+    await server.close();
+  }
+}
+
+async function benchLogDrains(rounds: number): Promise<string> {
+  const server = await startSlipway({ DEFAULT_REQUESTS_PER_MINUTE: "100000000", OUTBOUND_ALLOWED_HOSTS: "127.0.0.1" });
+  try {
+    const client = new HostingClient(server.url, await signUp(server.url, `bench-drains-${process.pid}`));
+    console.log(`# log drains: ${rounds} rounds of 10,000 lines/s for 10 s, no drain, a syslog drain, a drain that is down`);
+    const section = await benchDrains(client, rounds);
+    return [
+      "## Log drains: 10,000 lines/s into a syslog receiver",
+      "",
+      `- Run: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, \`npm run bench:hosting -- --drains ${rounds}\``,
+      "- The real server in the bench process (fresh SQLite, silent logs), sandboxed local runtime; `OUTBOUND_ALLOWED_HOSTS=127.0.0.1` for the local receiver.",
+      `- Machine: ${os.cpus().length} CPUs, ${os.cpus()[0]?.model ?? "?"}, Node ${process.version}; load average ${os.loadavg()[0].toFixed(1)} at the start (the machine is shared: compare ratios).`,
       "",
       section,
     ].join("\n");

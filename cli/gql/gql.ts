@@ -62,8 +62,20 @@ type Documents = {
     "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": typeof types.CliVerifyDomainDocument,
     "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n": typeof types.CliRemoveDomainDocument,
     "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n": typeof types.CliDomainFragmentDoc,
+    "\n  query CliDrains($slug: String!) {\n    appDrains(slug: $slug) { ...CliLogDrain }\n  }\n": typeof types.CliDrainsDocument,
+    "\n  mutation CliAddLogDrain($slug: String!, $url: String!) {\n    addLogDrain(slug: $slug, input: { url: $url }) {\n      ...CliLogDrain\n      ...CliError\n    }\n  }\n": typeof types.CliAddLogDrainDocument,
+    "\n  mutation CliRemoveLogDrain($slug: String!, $id: ID!) {\n    removeLogDrain(slug: $slug, id: $id)\n  }\n": typeof types.CliRemoveLogDrainDocument,
+    "\n  fragment CliLogDrain on LogDrain { id url sent dropped lastError lastErrorAt createdAt }\n": typeof types.CliLogDrainFragmentDoc,
     "\n  query CliCronJobs($slug: String!) {\n    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }\n  }\n": typeof types.CliCronJobsDocument,
     "\n  mutation CliRunCronJob($slug: String!, $id: ID!) {\n    runCronJob(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": typeof types.CliRunCronJobDocument,
+    "\n  query CliAppMetrics($slug: String!, $from: String, $step: String) {\n    appMetrics(slug: $slug, from: $from, step: $step) {\n      ... on AppMetrics { from to step series { cpu memory memoryLimit requests errors latencyP50 latencyP95 } }\n      ...CliError\n    }\n  }\n": typeof types.CliAppMetricsDocument,
+    "\n  fragment CliWebhook on Webhook { id url events description createdAt }\n": typeof types.CliWebhookFragmentDoc,
+    "\n  query CliWebhooks {\n    webhooks { ...CliWebhook }\n  }\n": typeof types.CliWebhooksDocument,
+    "\n  mutation CliCreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) {\n      ... on Webhook { ...CliWebhook secret }\n      ...CliError\n    }\n  }\n": typeof types.CliCreateWebhookDocument,
+    "\n  mutation CliDeleteWebhook($id: ID!) {\n    deleteWebhook(id: $id)\n  }\n": typeof types.CliDeleteWebhookDocument,
+    "\n  fragment CliDelivery on WebhookDelivery { id event status attempts responseStatus error durationMs createdAt nextAttemptAt }\n": typeof types.CliDeliveryFragmentDoc,
+    "\n  mutation CliSendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) {\n      ...CliDelivery\n      ...CliError\n    }\n  }\n": typeof types.CliSendTestWebhookDocument,
+    "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }\n  }\n": typeof types.CliWebhookDeliveriesDocument,
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
@@ -113,8 +125,20 @@ const documents: Documents = {
     "\n  mutation CliVerifyDomain($slug: String!, $hostname: String!) {\n    verifyDomain(slug: $slug, hostname: $hostname) {\n      ...CliDomain\n      ...CliError\n    }\n  }\n": types.CliVerifyDomainDocument,
     "\n  mutation CliRemoveDomain($slug: String!, $hostname: String!) {\n    removeDomain(slug: $slug, hostname: $hostname)\n  }\n": types.CliRemoveDomainDocument,
     "\n  fragment CliDomain on Domain {\n    hostname verified verifiedAt certificate challengeUrl createdAt\n    dnsRecord { type name value }\n    txtRecord { type name value }\n  }\n": types.CliDomainFragmentDoc,
+    "\n  query CliDrains($slug: String!) {\n    appDrains(slug: $slug) { ...CliLogDrain }\n  }\n": types.CliDrainsDocument,
+    "\n  mutation CliAddLogDrain($slug: String!, $url: String!) {\n    addLogDrain(slug: $slug, input: { url: $url }) {\n      ...CliLogDrain\n      ...CliError\n    }\n  }\n": types.CliAddLogDrainDocument,
+    "\n  mutation CliRemoveLogDrain($slug: String!, $id: ID!) {\n    removeLogDrain(slug: $slug, id: $id)\n  }\n": types.CliRemoveLogDrainDocument,
+    "\n  fragment CliLogDrain on LogDrain { id url sent dropped lastError lastErrorAt createdAt }\n": types.CliLogDrainFragmentDoc,
     "\n  query CliCronJobs($slug: String!) {\n    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }\n  }\n": types.CliCronJobsDocument,
     "\n  mutation CliRunCronJob($slug: String!, $id: ID!) {\n    runCronJob(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n": types.CliRunCronJobDocument,
+    "\n  query CliAppMetrics($slug: String!, $from: String, $step: String) {\n    appMetrics(slug: $slug, from: $from, step: $step) {\n      ... on AppMetrics { from to step series { cpu memory memoryLimit requests errors latencyP50 latencyP95 } }\n      ...CliError\n    }\n  }\n": types.CliAppMetricsDocument,
+    "\n  fragment CliWebhook on Webhook { id url events description createdAt }\n": types.CliWebhookFragmentDoc,
+    "\n  query CliWebhooks {\n    webhooks { ...CliWebhook }\n  }\n": types.CliWebhooksDocument,
+    "\n  mutation CliCreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) {\n      ... on Webhook { ...CliWebhook secret }\n      ...CliError\n    }\n  }\n": types.CliCreateWebhookDocument,
+    "\n  mutation CliDeleteWebhook($id: ID!) {\n    deleteWebhook(id: $id)\n  }\n": types.CliDeleteWebhookDocument,
+    "\n  fragment CliDelivery on WebhookDelivery { id event status attempts responseStatus error durationMs createdAt nextAttemptAt }\n": types.CliDeliveryFragmentDoc,
+    "\n  mutation CliSendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) {\n      ...CliDelivery\n      ...CliError\n    }\n  }\n": types.CliSendTestWebhookDocument,
+    "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }\n  }\n": types.CliWebhookDeliveriesDocument,
 };
 
 /**
@@ -308,11 +332,59 @@ export function graphql(source: "\n  fragment CliDomain on Domain {\n    hostnam
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
+export function graphql(source: "\n  query CliDrains($slug: String!) {\n    appDrains(slug: $slug) { ...CliLogDrain }\n  }\n"): typeof import('./graphql.ts').CliDrainsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliAddLogDrain($slug: String!, $url: String!) {\n    addLogDrain(slug: $slug, input: { url: $url }) {\n      ...CliLogDrain\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliAddLogDrainDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliRemoveLogDrain($slug: String!, $id: ID!) {\n    removeLogDrain(slug: $slug, id: $id)\n  }\n"): typeof import('./graphql.ts').CliRemoveLogDrainDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CliLogDrain on LogDrain { id url sent dropped lastError lastErrorAt createdAt }\n"): typeof import('./graphql.ts').CliLogDrainFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
 export function graphql(source: "\n  query CliCronJobs($slug: String!) {\n    app(slug: $slug) { cronJobs { id command schedule timeoutSeconds nextRunAt lastRun { id status exitCode startedAt createdAt } } }\n  }\n"): typeof import('./graphql.ts').CliCronJobsDocument;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CliRunCronJob($slug: String!, $id: ID!) {\n    runCronJob(slug: $slug, id: $id) {\n      ... on Run { id status }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliRunCronJobDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliAppMetrics($slug: String!, $from: String, $step: String) {\n    appMetrics(slug: $slug, from: $from, step: $step) {\n      ... on AppMetrics { from to step series { cpu memory memoryLimit requests errors latencyP50 latencyP95 } }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliAppMetricsDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CliWebhook on Webhook { id url events description createdAt }\n"): typeof import('./graphql.ts').CliWebhookFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliWebhooks {\n    webhooks { ...CliWebhook }\n  }\n"): typeof import('./graphql.ts').CliWebhooksDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliCreateWebhook($input: CreateWebhookInput!) {\n    createWebhook(input: $input) {\n      ... on Webhook { ...CliWebhook secret }\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliCreateWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliDeleteWebhook($id: ID!) {\n    deleteWebhook(id: $id)\n  }\n"): typeof import('./graphql.ts').CliDeleteWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment CliDelivery on WebhookDelivery { id event status attempts responseStatus error durationMs createdAt nextAttemptAt }\n"): typeof import('./graphql.ts').CliDeliveryFragmentDoc;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CliSendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) {\n      ...CliDelivery\n      ...CliError\n    }\n  }\n"): typeof import('./graphql.ts').CliSendTestWebhookDocument;
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }\n  }\n"): typeof import('./graphql.ts').CliWebhookDeliveriesDocument;
 
 
 export function graphql(source: string) {

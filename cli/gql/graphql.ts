@@ -40,6 +40,14 @@ export type CreateResourceInput = {
   type?: string | null | undefined;
 };
 
+export type CreateWebhookInput = {
+  description?: string | null | undefined;
+  /** Any of deploy.succeeded, deploy.failed, app.crashed, run.failed, domain.verified, quota.decided */
+  events: Array<string>;
+  /** https:// (or http://) URL; never a loopback, link-local or private address unless the operator allows it */
+  url: string;
+};
+
 export type DeployRepoInput = {
   /** Default: the app's branch */
   branch?: string | null | undefined;
@@ -614,6 +622,36 @@ export type CliRemoveDomainMutation = { removeDomain: boolean };
 
 export type CliDomainFragment = { hostname: string, verified: boolean, verifiedAt: string | null, certificate: string, challengeUrl: string | null, createdAt: string, dnsRecord: { type: string, name: string, value: string }, txtRecord: { type: string, name: string, value: string } | null };
 
+export type CliDrainsQueryVariables = Exact<{
+  slug: string;
+}>;
+
+
+export type CliDrainsQuery = { appDrains: Array<{ id: string, url: string, sent: number, dropped: number, lastError: string | null, lastErrorAt: string | null, createdAt: string }> };
+
+export type CliAddLogDrainMutationVariables = Exact<{
+  slug: string;
+  url: string;
+}>;
+
+
+export type CliAddLogDrainMutation = { addLogDrain:
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { id: string, url: string, sent: number, dropped: number, lastError: string | null, lastErrorAt: string | null, createdAt: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+   };
+
+export type CliRemoveLogDrainMutationVariables = Exact<{
+  slug: string;
+  id: string | number;
+}>;
+
+
+export type CliRemoveLogDrainMutation = { removeLogDrain: boolean };
+
+export type CliLogDrainFragment = { id: string, url: string, sent: number, dropped: number, lastError: string | null, lastErrorAt: string | null, createdAt: string };
+
 export type CliCronJobsQueryVariables = Exact<{
   slug: string;
 }>;
@@ -633,6 +671,63 @@ export type CliRunCronJobMutation = { runCronJob:
     | { __typename: 'QuotaExceededError', code: string, message: string }
     | { id: string, status: RunStatus }
    };
+
+export type CliAppMetricsQueryVariables = Exact<{
+  slug: string;
+  from?: string | null | undefined;
+  step?: string | null | undefined;
+}>;
+
+
+export type CliAppMetricsQuery = { appMetrics:
+    | { from: string, to: string, step: number, series: { cpu: Array<[string, number | null]>, memory: Array<[string, number | null]>, memoryLimit: Array<[string, number | null]>, requests: Array<[string, number | null]>, errors: Array<[string, number | null]>, latencyP50: Array<[string, number | null]>, latencyP95: Array<[string, number | null]> } }
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'NotFoundError', code: string, message: string }
+   };
+
+export type CliWebhookFragment = { id: string, url: string, events: Array<string>, description: string | null, createdAt: string };
+
+export type CliWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type CliWebhooksQuery = { webhooks: Array<{ id: string, url: string, events: Array<string>, description: string | null, createdAt: string }> };
+
+export type CliCreateWebhookMutationVariables = Exact<{
+  input: CreateWebhookInput;
+}>;
+
+
+export type CliCreateWebhookMutation = { createWebhook:
+    | { __typename: 'InvalidRequestError', code: string, message: string }
+    | { __typename: 'QuotaExceededError', code: string, message: string }
+    | { secret: string | null, id: string, url: string, events: Array<string>, description: string | null, createdAt: string }
+   };
+
+export type CliDeleteWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliDeleteWebhookMutation = { deleteWebhook: boolean };
+
+export type CliDeliveryFragment = { id: string, event: string, status: string, attempts: number, responseStatus: number | null, error: string | null, durationMs: number | null, createdAt: string, nextAttemptAt: string | null };
+
+export type CliSendTestWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliSendTestWebhookMutation = { sendTestWebhook:
+    | { __typename: 'NotFoundError', code: string, message: string }
+    | { id: string, event: string, status: string, attempts: number, responseStatus: number | null, error: string | null, durationMs: number | null, createdAt: string, nextAttemptAt: string | null }
+   };
+
+export type CliWebhookDeliveriesQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type CliWebhookDeliveriesQuery = { webhookDeliveries: Array<{ id: string, event: string, status: string, attempts: number, responseStatus: number | null, error: string | null, durationMs: number | null, createdAt: string, nextAttemptAt: string | null }> };
 
 export class TypedDocumentString<TResult, TVariables>
   extends String
@@ -711,6 +806,39 @@ export const CliDomainFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"CliDomain"}) as unknown as TypedDocumentString<CliDomainFragment, unknown>;
+export const CliLogDrainFragmentDoc = new TypedDocumentString(`
+    fragment CliLogDrain on LogDrain {
+  id
+  url
+  sent
+  dropped
+  lastError
+  lastErrorAt
+  createdAt
+}
+    `, {"fragmentName":"CliLogDrain"}) as unknown as TypedDocumentString<CliLogDrainFragment, unknown>;
+export const CliWebhookFragmentDoc = new TypedDocumentString(`
+    fragment CliWebhook on Webhook {
+  id
+  url
+  events
+  description
+  createdAt
+}
+    `, {"fragmentName":"CliWebhook"}) as unknown as TypedDocumentString<CliWebhookFragment, unknown>;
+export const CliDeliveryFragmentDoc = new TypedDocumentString(`
+    fragment CliDelivery on WebhookDelivery {
+  id
+  event
+  status
+  attempts
+  responseStatus
+  error
+  durationMs
+  createdAt
+  nextAttemptAt
+}
+    `, {"fragmentName":"CliDelivery"}) as unknown as TypedDocumentString<CliDeliveryFragment, unknown>;
 export const CliWhoamiDocument = new TypedDocumentString(`
     query CliWhoami {
   viewer {
@@ -1427,6 +1555,47 @@ export const CliRemoveDomainDocument = new TypedDocumentString(`
   removeDomain(slug: $slug, hostname: $hostname)
 }
     `) as unknown as TypedDocumentString<CliRemoveDomainMutation, CliRemoveDomainMutationVariables>;
+export const CliDrainsDocument = new TypedDocumentString(`
+    query CliDrains($slug: String!) {
+  appDrains(slug: $slug) {
+    ...CliLogDrain
+  }
+}
+    fragment CliLogDrain on LogDrain {
+  id
+  url
+  sent
+  dropped
+  lastError
+  lastErrorAt
+  createdAt
+}`) as unknown as TypedDocumentString<CliDrainsQuery, CliDrainsQueryVariables>;
+export const CliAddLogDrainDocument = new TypedDocumentString(`
+    mutation CliAddLogDrain($slug: String!, $url: String!) {
+  addLogDrain(slug: $slug, input: {url: $url}) {
+    ...CliLogDrain
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+fragment CliLogDrain on LogDrain {
+  id
+  url
+  sent
+  dropped
+  lastError
+  lastErrorAt
+  createdAt
+}`) as unknown as TypedDocumentString<CliAddLogDrainMutation, CliAddLogDrainMutationVariables>;
+export const CliRemoveLogDrainDocument = new TypedDocumentString(`
+    mutation CliRemoveLogDrain($slug: String!, $id: ID!) {
+  removeLogDrain(slug: $slug, id: $id)
+}
+    `) as unknown as TypedDocumentString<CliRemoveLogDrainMutation, CliRemoveLogDrainMutationVariables>;
 export const CliCronJobsDocument = new TypedDocumentString(`
     query CliCronJobs($slug: String!) {
   app(slug: $slug) {
@@ -1462,3 +1631,108 @@ export const CliRunCronJobDocument = new TypedDocumentString(`
   code
   message
 }`) as unknown as TypedDocumentString<CliRunCronJobMutation, CliRunCronJobMutationVariables>;
+export const CliAppMetricsDocument = new TypedDocumentString(`
+    query CliAppMetrics($slug: String!, $from: String, $step: String) {
+  appMetrics(slug: $slug, from: $from, step: $step) {
+    ... on AppMetrics {
+      from
+      to
+      step
+      series {
+        cpu
+        memory
+        memoryLimit
+        requests
+        errors
+        latencyP50
+        latencyP95
+      }
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}`) as unknown as TypedDocumentString<CliAppMetricsQuery, CliAppMetricsQueryVariables>;
+export const CliWebhooksDocument = new TypedDocumentString(`
+    query CliWebhooks {
+  webhooks {
+    ...CliWebhook
+  }
+}
+    fragment CliWebhook on Webhook {
+  id
+  url
+  events
+  description
+  createdAt
+}`) as unknown as TypedDocumentString<CliWebhooksQuery, CliWebhooksQueryVariables>;
+export const CliCreateWebhookDocument = new TypedDocumentString(`
+    mutation CliCreateWebhook($input: CreateWebhookInput!) {
+  createWebhook(input: $input) {
+    ... on Webhook {
+      ...CliWebhook
+      secret
+    }
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+fragment CliWebhook on Webhook {
+  id
+  url
+  events
+  description
+  createdAt
+}`) as unknown as TypedDocumentString<CliCreateWebhookMutation, CliCreateWebhookMutationVariables>;
+export const CliDeleteWebhookDocument = new TypedDocumentString(`
+    mutation CliDeleteWebhook($id: ID!) {
+  deleteWebhook(id: $id)
+}
+    `) as unknown as TypedDocumentString<CliDeleteWebhookMutation, CliDeleteWebhookMutationVariables>;
+export const CliSendTestWebhookDocument = new TypedDocumentString(`
+    mutation CliSendTestWebhook($id: ID!) {
+  sendTestWebhook(id: $id) {
+    ...CliDelivery
+    ...CliError
+  }
+}
+    fragment CliError on Error {
+  __typename
+  code
+  message
+}
+fragment CliDelivery on WebhookDelivery {
+  id
+  event
+  status
+  attempts
+  responseStatus
+  error
+  durationMs
+  createdAt
+  nextAttemptAt
+}`) as unknown as TypedDocumentString<CliSendTestWebhookMutation, CliSendTestWebhookMutationVariables>;
+export const CliWebhookDeliveriesDocument = new TypedDocumentString(`
+    query CliWebhookDeliveries($id: ID!) {
+  webhookDeliveries(id: $id, first: 100) {
+    ...CliDelivery
+  }
+}
+    fragment CliDelivery on WebhookDelivery {
+  id
+  event
+  status
+  attempts
+  responseStatus
+  error
+  durationMs
+  createdAt
+  nextAttemptAt
+}`) as unknown as TypedDocumentString<CliWebhookDeliveriesQuery, CliWebhookDeliveriesQueryVariables>;

@@ -22,6 +22,8 @@ export const builder = new SchemaBuilder<{
     Bytes: { Input: bigint; Output: bigint | number };
     EnvVars: { Input: unknown; Output: Record<string, string> };
     Formation: { Input: unknown; Output: Record<string, number> };
+    MetricSeries: { Input: never; Output: Array<[string, number | null]> };
+    ProcessMetrics: { Input: never; Output: Record<string, Record<"cpu" | "memory" | "restarts", Array<[string, number | null]>>> };
   };
 }>({
   plugins: [ScopeAuthPlugin, ErrorsPlugin, PrismaPlugin, ComplexityPlugin],

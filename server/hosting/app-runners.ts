@@ -12,7 +12,7 @@ import { ServiceSupervisor } from "./service-supervisor.ts";
 import { instanceSpec } from "./spawn.ts";
 import { AppSupervisor, systemClock } from "./supervisor.ts";
 
-export type AppRunnersDeps = Pick<EngineDeps, "db" | "driver" | "options" | "clock" | "onError"> & EngineParts;
+export type AppRunnersDeps = Pick<EngineDeps, "db" | "driver" | "options" | "clock" | "onError" | "appCrashed"> & EngineParts;
 
 export class AppRunners {
   private readonly supervisors = new Map<string, Runner>();
@@ -65,6 +65,7 @@ export class AppRunners {
           redactorOf: (appId) => env.redactorOf(appId),
           healthOf: (appId, web) => health.of(appId, web),
           onError: this.deps.onError,
+          crashed: () => this.deps.appCrashed?.(app.id),
         },
         { id: app.id, slug: app.slug },
         app.instances,
@@ -90,6 +91,7 @@ export class AppRunners {
           redactorOf: (appId) => env.redactorOf(appId),
           clock: this.deps.clock ?? systemClock,
           onError: this.deps.onError,
+          crashed: () => this.deps.appCrashed?.(app.id),
         },
         { id: app.id, slug: app.slug },
         app.instances,
@@ -119,6 +121,7 @@ export class AppRunners {
         changed: () => void state.changed(app.id),
         onError: this.deps.onError,
         stopGraceMs: options.stopGraceMs,
+        crashed: () => this.deps.appCrashed?.(app.id),
       });
       this.workers.set(app.id, workers);
     }
@@ -131,6 +134,7 @@ export class AppRunners {
         stopGraceMs: options.stopGraceMs,
         log,
         changed: () => void state.changed(app.id),
+        crashed: () => this.deps.appCrashed?.(app.id),
       });
       this.workers.set(app.id, workers);
     }

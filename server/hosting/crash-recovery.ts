@@ -37,6 +37,7 @@ export interface CrashRecoveryDeps {
   log(line: string, release: Release): void;
   /** Something App.processes shows changed. */
   changed(): void;
+  crashed(): void;
 }
 
 export class CrashRecovery {
@@ -84,6 +85,7 @@ export class CrashRecovery {
     const delay = backoffDelay(this.deps.backoff, this.releaseCrashes);
     this.deps.log(`Crashed: ${why}. Restarting in ${formatDelay(delay)} (failure ${this.releaseCrashes} in a row).`, release);
     this.deps.showCrashed();
+    this.deps.crashed();
     if (this.releaseTimer !== null) this.deps.clock.clearTimeout(this.releaseTimer);
     this.releaseTimer = this.deps.clock.setTimeout(() => {
       this.releaseTimer = null;
@@ -132,6 +134,7 @@ export class CrashRecovery {
     const serving = others.length ? ` ${others.join(", ")} keep${others.length === 1 ? "s" : ""} serving.` : "";
     this.deps.log(`Crashed: ${who}${why}. Restarting in ${formatDelay(delay)} (failure ${failures} in a row).${serving}`, candidate.release);
     this.deps.publish();
+    this.deps.crashed();
     this.cancelInstance(index);
     this.timers.set(index, clock.setTimeout(() => void this.restartInstance(candidate, index), delay));
   }

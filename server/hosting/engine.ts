@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
 import type { PubSub } from "../platform/pubsub/index.ts";
-import type { RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
+import type { Instance, RuntimeDriver, SandboxLimits } from "../platform/runtime/types.ts";
 import { DeployQueue } from "./deploy/queue.ts";
 import { ReleaseFiles } from "./deploy/releases.ts";
 import { DeploymentRunner } from "./deploy/run-deployment.ts";
@@ -27,6 +27,14 @@ import type { ProcessStatus } from "./processes/workers.ts";
 import type { HealthCheckOptions } from "./health-monitor.ts";
 import { releaseOf, type ReplicaStatus } from "./replicas.ts";
 import { Sleeper } from "./sleep/sleeper.ts";
+
+export interface SampledInstance {
+  appId: string;
+  process: string;
+  /** Its failures in a row (App.processes' restarts). */
+  restarts: number;
+  instance: Instance;
+}
 
 /** What pause() stopped: resume() starts it again. */
 export interface Paused {
@@ -72,7 +80,9 @@ export interface EngineDeps {
    */
   goingLive?(appId: string, cron: CronEntry[]): Promise<void>;
   /** A deployment finished (LIVE, FAILED, CANCELED), with its steps' times. */
-  deploymentSettled?(status: DeploymentStatus, steps: { ms: number }[]): void;
+  deploymentSettled?(status: DeploymentStatus, steps: { ms: number }[], ids: { appId: string; deploymentId: string }): void;
+  /** A process of the app crashed (exited, or failed to start, while it should run). */
+  appCrashed?(appId: string): void;
   /** The app owner's maxInstances (web and the Procfile's other types count against it together). */
   maxInstancesOf?(appId: string): Promise<number>;
   /** Unexpected failures (never user errors): the server's logger. */
@@ -180,6 +190,22 @@ export class HostingEngine {
     for (const supervisor of this.runners.allSupervisors()) count += supervisor.processes().filter((p) => p.state === "healthy" || p.state === "unhealthy").length;
     for (const workers of this.runners.allWorkers()) for (const type of workers.status()) count += type.instances.filter((i) => i.state === "running").length;
     return count;
+  }
+
+  /** Each instance the driver runs for an app's live release, with its process type (what the app's metrics sample). */
+  sampledInstances(): SampledInstance[] {
+    const byId = new Map(this.deps.driver.list().map((instance) => [instance.instanceId, instance]));
+    const sampled: SampledInstance[] = [];
+    for (const appId of new Set([...byId.values()].map((instance) => instance.appKey))) {
+      const { processes, workers } = this.runtime(appId);
+      const add = (process: string, instanceId: string | null, restarts: number) => {
+        const instance = instanceId ? byId.get(instanceId) : undefined;
+        if (instance) sampled.push({ appId, process, restarts, instance });
+      };
+      for (const web of processes) add("web", web.instanceId, web.restarts);
+      for (const type of workers) for (const worker of type.instances) add(type.type, worker.instanceId, worker.restarts);
+    }
+    return sampled;
   }
 
   /** The live release's supervisor state, for the app's details: web's instances, and the other types'. */

@@ -39,6 +39,8 @@ export interface ServiceSupervisorDeps {
   /** The health check of a release's tasks (Swarm runs it in each task; a change applies at the next rollout). */
   healthOf(appId: string, web: WebProcess | undefined): HealthProbe;
   onError(error: unknown, message: string): void;
+  /** A process of the app crashed (notifications count crash loops). */
+  crashed?(): void;
 }
 
 export class ServiceSupervisor implements Runner {
@@ -348,6 +350,7 @@ export class ServiceSupervisor implements Runner {
     this.reported.add(task.id);
     this.failures += 1;
     this.system(task.deploymentId, `Crashed: task ${task.id.slice(0, 10)} ${describeTaskError(task)}. Swarm starts another (failure ${this.failures} in a row).`);
+    this.deps.crashed?.();
   }
 
   private system(deploymentId: string | null, line: string): void {

@@ -27,7 +27,11 @@ export interface DeploymentUpdate {
 }
 
 /** `settled`: a deployment finished (LIVE, FAILED, CANCELED), with its steps' times (the platform's metrics). */
-export function createHostingState(db: Db, pubsub: PubSub, settled: (status: DeploymentStatus, steps: { ms: number }[]) => void = () => {}) {
+export function createHostingState(
+  db: Db,
+  pubsub: PubSub,
+  settled: (status: DeploymentStatus, steps: { ms: number }[], ids: { appId: string; deploymentId: string }) => void = () => {},
+) {
   const changed = (appId: string) => pubsub.publish(appTopic(appId), { at: Date.now() }).catch(() => {});
   return {
     changed,
@@ -54,7 +58,7 @@ export function createHostingState(db: Db, pubsub: PubSub, settled: (status: Dep
         ...(superseded ? [db.deployment.updateMany({ where: { id: superseded }, data: { status: "SUPERSEDED" } })] : []),
         db.app.updateMany({ where: { id: appId }, data: appData(status, liveDeploymentId) }),
       ]);
-      if (update.status) settled(update.status, update.steps ?? []);
+      if (update.status) settled(update.status, update.steps ?? [], { appId, deploymentId });
       await changed(appId);
     },
   };

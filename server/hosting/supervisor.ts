@@ -50,6 +50,8 @@ export interface SupervisorDeps {
   clock: Clock;
   /** Unexpected failures (for the operator's log, never the app's). */
   onError(error: unknown, message: string): void;
+  /** A process of the app crashed (notifications count crash loops). */
+  crashed?(): void;
 }
 
 export interface Candidate {
@@ -122,6 +124,7 @@ export class AppSupervisor implements Runner {
       publish: () => this.publish(),
       log: (line, release) => this.system(line, release),
       changed: () => void deps.state.changed(app.id),
+      crashed: () => deps.crashed?.(),
     });
   }
 

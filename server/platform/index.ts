@@ -1,4 +1,8 @@
 // The process-wide dependencies, created once at boot and shared by every transport.
+import { Deliveries } from "../notifications/deliveries.ts";
+import { OutboundGuard } from "./outbound.ts";
+import { DrainForwarder, readDrainCa } from "../drains/forwarder.ts";
+import { createSealer } from "../services/sealed.ts";
 import { randomUUID } from "node:crypto";
 import { createAuthenticator, type Authenticate } from "../auth/viewer.ts";
 import type { Config } from "../config.ts";
@@ -32,6 +36,9 @@ import { RouteCopies } from "./cluster/route-copies.ts";
 import { ActivityReports } from "./cluster/activity-reports.ts";
 import { Activity } from "../hosting/sleep/activity.ts";
 import { SleepScheduler } from "../hosting/sleep/scheduler.ts";
+import { MetricsRecorder } from "../hosting/metrics/recorder.ts";
+import { RequestCounts } from "../hosting/metrics/requests.ts";
+import { METRICS_TOPIC } from "../services/metrics.ts";
 import { createPlatformMetrics, type PlatformMetrics } from "./metrics.ts";
 import { installationKey } from "./cluster/installation.ts";
 import { platformId } from "./runtime/docker/client.ts";
@@ -71,6 +78,12 @@ export interface Platform {
   metrics: PlatformMetrics;
   /** Puts idle apps to sleep (on the leader). */
   sleeps: SleepScheduler;
+  /** Webhook deliveries: tests run the leader's retry round (retryDue) after moving the clock. */
+  deliveries: Deliveries;
+  /** Log drains: what this instance forwards each app's lines to. */
+  drains: DrainForwarder;
+  /** Writes the apps' per-minute metrics: the leader's samples of their instances, every instance's router counts. */
+  appMetrics: MetricsRecorder;
   /** Starts a sleeping app (a request arrived for it); resolves once it serves, or shows why not. */
   wakeApp(slug: string): Promise<void>;
   close(): Promise<void>;
@@ -90,7 +103,15 @@ export interface PlatformHooks {
 
 /** `clock`: what cron's minutes are read from (tests drive it). */
 /** `activity`: the requests the router passes to apps (what keeps apps with sleepAfterMinutes awake). */
-export async function createPlatform(config: Config, logger: MailLogger, clock: Clock = systemClock, hooks: PlatformHooks = {}, activity = new Activity(clock.now)): Promise<Platform> {
+/** `counts`: what the router answered each app (its metrics). */
+export async function createPlatform(
+  config: Config,
+  logger: MailLogger,
+  clock: Clock = systemClock,
+  hooks: PlatformHooks = {},
+  activity = new Activity(clock.now),
+  counts = new RequestCounts(),
+): Promise<Platform> {
   const instance = randomUUID();
   const counters = createCounterStore(config.redisUrl, config.redisKeyPrefix);
   const pubsub = createPubSub(config.redisUrl, config.redisKeyPrefix);
@@ -120,7 +141,11 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     pubsub,
     driver,
     onError,
-    deploymentSettled: (status, steps) => metrics.deployment(status, steps.reduce((sum, step) => sum + step.ms, 0) / 1000),
+    deploymentSettled: (status, steps, ids) => {
+      metrics.deployment(status, steps.reduce((sum, step) => sum + step.ms, 0) / 1000);
+      services.notifications.deploymentSettled(ids, status);
+    },
+    appCrashed: (appId) => services.notifications.crashed(appId),
     goingLive: (appId, cron) => {
       sleeps.awake(appId);
       return syncCronJobs(db, appId, cron);
@@ -155,7 +180,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
   const routeCopies = clustered
     ? new RouteCopies({ pubsub, routes: hosting.routes, leading, address: () => ({ host: reachableHost(config.host), port: listeningPort }), onError })
     : null;
-  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError, instanceId: clusterInstanceId(config.dataDir), clock });
+  const runs = new OneOffRuns({ db, driver, logs: engine.logs, pubsub, limits: config.hosting.limits, dataDirOf: (appId) => engine.paths.data(appId), onError, instanceId: clusterInstanceId(config.dataDir), clock, runFailed: (appId, runId) => services.notifications.runFailed(appId, runId) });
   /** Runs no instance runs any more (this one's earlier boot's, a dead instance's) fail as interrupted. */
   const failInterruptedRuns = () => runs.failInterrupted(cluster?.otherInstances ?? []);
   logger.info({}, await describeBuilders(builders, config.runtime));
@@ -164,9 +189,15 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     pathOf: (appId, file) => engine.appDataPath(appId, file),
     appEndpoint: (server) => engine.appEndpoint(server),
   });
+  const outbound = new OutboundGuard(config.outboundAllowed);
+  const deliveries = new Deliveries({ db, guard: outbound, sealer: createSealer(config.sharedDataDir, "webhooks"), clock, onError });
+  // Real time, like the lease: a test's clock for cron must not hold the lines a drain sends.
+  const drains = new DrainForwarder({ db, guard: outbound, pubsub, clock: systemClock, logs: hosting.logs, hostname: new URL(config.publicUrl).hostname, ca: readDrainCa(config.drainCaFile), onError });
+  await drains.start();
+  hosting.logs.tap((appId, lines) => drains.forward(appId, lines));
   let edge: EdgeDriver | null = null;
   const certificateOf = (hostname: string, verified: boolean) => edge?.certificate(hostname, verified) ?? "none";
-  const services = createServices({ db, config, someoneLeads: () => !clustered || !!cluster?.someoneLeads, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, certificateOf, now: () => new Date(clock.now()) });
+  const services = createServices({ db, config, someoneLeads: () => !clustered || !!cluster?.someoneLeads, counters, pubsub, cache, mailer, logger, tokens: createOAuthTokenStore(sql), appReads: createAppReads(sql), engine, runs, githubTokens, storage, databases, certificateOf, deliveries, outbound, now: () => new Date(clock.now()) });
   const cron = new CronScheduler({
     db,
     clock,
@@ -188,6 +219,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
         // After interrupted runs are settled: one left RUNNING would make its job skip the minute it is due.
         await syncAllCronJobs(db);
         engineStarted = true;
+        await services.apps.enforceSleepRule();
       }
       if (!questions || !commands || !routeCopies || answeringFollowers) return;
       routeCopies.publish();
@@ -211,6 +243,16 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     sleep: (app, minutes) => hosting.sleep(app, minutes),
     onError,
   });
+  const appMetrics = new MetricsRecorder({
+    db,
+    clock,
+    counts,
+    source: instance,
+    instances: () => (leading() && engineStarted ? hosting.sampledInstances() : null),
+    retentionDays: config.metrics.retentionDays,
+    written: () => void pubsub.publish(METRICS_TOPIC, "").catch((error: unknown) => onError(error, "telling live metrics views failed")),
+    onError,
+  });
   const activityReports = clustered ? new ActivityReports({ instance: clusterInstanceId(config.dataDir), pubsub, activity, leading, onError }) : null;
   const leaderWork = new LeaderWork(
     [
@@ -218,6 +260,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       { start: () => cron.start(), stop: () => cron.close() },
       { start: () => services.backups.start(), stop: () => services.backups.stop() },
       { start: () => sleeps.start(), stop: () => sleeps.close() },
+      { start: async () => deliveries.start(), stop: async () => deliveries.stop() },
     ],
     onError,
     // A boot that threw at a failover (the database or the runtime out of reach a moment): this instance holds the
@@ -242,7 +285,10 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
     useEdge: (front) => void (edge = front),
     activity,
     sleeps,
+    deliveries,
+    drains,
     metrics,
+    appMetrics,
     async wakeApp(slug) {
       const app = await db.app.findUnique({ where: { slug }, include: { liveDeployment: true } });
       if (!app) return;
@@ -269,6 +315,7 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       // The leader fails a dead instance's runs once it is gone; a follower its own earlier boot's.
       cluster.onOthersChange(() => void (leading() ? failInterruptedRuns() : null)?.catch((error: unknown) => onError(error, "failing the runs of a gone instance")));
       await leaderWork.settled();
+      appMetrics.start();
       if (!leading()) await failInterruptedRuns();
       if (!leading() && questions && routeCopies) routeCopies.apply(((await questions.ask("routes", "")) as RouteSnapshot["apps"] | null) ?? []);
     },
@@ -284,8 +331,14 @@ export async function createPlatform(config: Config, logger: MailLogger, clock: 
       await services.backups.stop();
       await services.domains.stop();
       await cron.close();
+      deliveries.stop();
+      await appMetrics.close();
       await runs.close();
+      // Drains first: the engine's last log lines are not sent anywhere once it stops.
+      await drains.close();
       await hosting.close();
+      // After the engine: runs it killed on the way out notify too.
+      await services.notifications.settled();
       await cluster?.close();
       await databases.close();
       await clearedElsewhere.return?.();

@@ -23,6 +23,9 @@ export const fragments: Record<string, string> = {
   ProcessFields: `fragment ProcessFields on Process { type command quantity instances { index name instanceId state startedAt restarts } }`,
   RunFields: `fragment RunFields on Run { id command trigger cronJobId status exitCode error timeoutSeconds deploymentId attachUrl createdAt startedAt finishedAt durationMs }`,
   CronJobFields: `fragment CronJobFields on CronJob { id command schedule timeoutSeconds nextRunAt lastRun { ...RunFields } }`,
+  LogDrainFields: `fragment LogDrainFields on LogDrain { id url sent dropped lastError lastErrorAt createdAt }`,
+  WebhookFields: `fragment WebhookFields on Webhook { id url events description createdAt }`,
+  WebhookDeliveryFields: `fragment WebhookDeliveryFields on WebhookDelivery { id event status attempts nextAttemptAt responseStatus error durationMs createdAt lastAttemptAt }`,
   ErrorFields: `fragment ErrorFields on Error { __typename code message httpStatus
     ... on InvalidRequestError { fields { field message } } ... on ConflictError { fields { field message } } }`,
 };

@@ -10,6 +10,8 @@ import { domainsRoutes } from "./routes/domains.ts";
 import { runsRoutes } from "./routes/runs.ts";
 import { processRoutes } from "./routes/processes.ts";
 import { cronRoutes } from "./routes/cron.ts";
+import { webhooksRoutes } from "./routes/webhooks.ts";
+import { drainsRoutes } from "./routes/drains.ts";
 
 // One file per domain under routes/; this order is the OpenAPI document's.
-export const routes: RestRoute[] = [...accountRoutes, ...oauthRoutes, ...appsRoutes, ...processRoutes, ...runsRoutes, ...cronRoutes, ...dataRoutes, ...domainsRoutes, ...adminRoutes];
+export const routes: RestRoute[] = [...accountRoutes, ...oauthRoutes, ...appsRoutes, ...processRoutes, ...runsRoutes, ...cronRoutes, ...dataRoutes, ...domainsRoutes, ...drainsRoutes, ...webhooksRoutes, ...adminRoutes];

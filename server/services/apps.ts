@@ -1,5 +1,6 @@
 // Apps: create, read, edit, delete, stop and restart, always within the owner's own apps (another user's
 // app is "not found", never "forbidden"). The hosting engine does the running; this service decides who may.
+import { createSleepRule } from "./sleep-rule.ts";
 import type { Config } from "../config.ts";
 import type { AppReads } from "../db/app-reads.ts";
 import type { Db } from "../db/client.ts";
@@ -51,6 +52,7 @@ const NO_LEADER =
 
 export function createAppService(deps: { db: Db; reads: AppReads; config: Config; engine: ClusterEngine; someoneLeads(): boolean; accounts: AccountService; pubsub: PubSub; githubTokens: GitHubTokenStore; audit: AuditService }) {
   const { db, engine, accounts } = deps;
+  const sleepRule = createSleepRule({ db, config: deps.config, accounts });
   const notFound = (slug: string) => new NotFoundError(`You have no app "${slug}".`);
   /** What else goes with a deleted app (its databases), run once its processes are stopped. */
   const removeHooks: ((app: AppRow) => Promise<void>)[] = [];
@@ -102,6 +104,12 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
         ? db.app.findMany({ where: { ownerId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: page.first, cursor: { slug: page.after }, skip: 1 })
         : deps.reads.newest(ownerId, page.first),
 
+    /** FORCED_SLEEP_AFTER_MINUTES applied to existing apps (the leader, once its engine booted). */
+    async enforceSleepRule(): Promise<void> {
+      const ids = await sleepRule.enforce();
+      for (const app of await db.app.findMany({ where: { id: { in: ids } } })) await engine.sleepSettingChanged(app);
+    },
+
     /** The public address of an app. */
     url: (slug: string): string => `${appOrigin.protocol}//${slug}.${deps.config.appsDomain}${appOrigin.port}/`,
 
@@ -121,7 +129,7 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
             repo: input.repo ? normaliseRepo(input.repo) : null,
             branch: input.branch ?? "main",
             autoDeploy: input.autoDeploy ?? false,
-            sleepAfterMinutes: deps.config.defaultSleepAfterMinutes,
+            sleepAfterMinutes: await sleepRule.forNewApp(ownerId),
           },
         });
         await engine.registerApp(app);
@@ -150,7 +158,7 @@ export function createAppService(deps: { db: Db; reads: AppReads; config: Config
       if (input.repo !== undefined) data.repo = input.repo ? normaliseRepo(input.repo) : null;
       if (input.branch != null) data.branch = input.branch;
       for (const key of ["autoDeploy", "previews", "instances", "sleepWorkers"] as const) if (input[key] != null) data[key] = input[key];
-      if (input.sleepAfterMinutes !== undefined) data.sleepAfterMinutes = input.sleepAfterMinutes;
+      if (input.sleepAfterMinutes !== undefined) data.sleepAfterMinutes = await sleepRule.check(ownerId, input.sleepAfterMinutes);
       if (input.healthcheck !== undefined) data.healthcheck = input.healthcheck === null ? Prisma.DbNull : healthCheckSetting(input.healthcheck);
       const instances = input.instances;
       if (instances != null && instances > app.instances) {

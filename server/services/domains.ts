@@ -3,6 +3,7 @@
 // one writer of the routing table's custom domains (engine.routes), loaded from the database at boot, kept in
 // step across instances through pub/sub (and reloaded every minute), and re-checked while pending (every minute
 // for the first hour).
+import type { Notifier } from "../notifications/notifier.ts";
 import { randomBytes } from "node:crypto";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
@@ -53,6 +54,7 @@ export function createDomainService(deps: {
   apps: AppService;
   pubsub: PubSub;
   audit: AuditService;
+  notifications: Pick<Notifier, "domainVerified">;
   /** The edge's certificate for a hostname (EDGE=caddy); "none" without an edge. */
   certificateOf(hostname: string, verified: boolean): string;
 }) {
@@ -118,7 +120,10 @@ export function createDomainService(deps: {
     }
     // updateMany: the domain may have been verified (a check at the same time) or removed meanwhile.
     const { count } = await db.domain.updateMany({ where: { id: row.id, verifiedAt: null }, data: { verifiedAt: now, checkedAt: now } });
-    if (count) return { row: { ...row, verifiedAt: now, checkedAt: now }, reasons: [] };
+    if (count) {
+      deps.notifications.domainVerified(row.appId, row.hostname);
+      return { row: { ...row, verifiedAt: now, checkedAt: now }, reasons: [] };
+    }
     const current = await db.domain.findUnique({ where: { id: row.id } });
     return current?.verifiedAt ? { row: current, reasons: [] } : { row: null, reasons: ["the domain was removed meanwhile"] };
   }

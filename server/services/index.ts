@@ -40,8 +40,14 @@ import { createResourceService } from "./resources.ts";
 import { createRunService } from "./runs.ts";
 import { createProcessService } from "./processes.ts";
 import { createCronService } from "./cron.ts";
+import { createMetricsService } from "./metrics.ts";
 import type { OneOffRuns } from "../hosting/runs/runner.ts";
 import { createSealer } from "./sealed.ts";
+import { createWebhookService } from "./webhooks.ts";
+import { createDrainService } from "./drains.ts";
+import type { Deliveries } from "../notifications/deliveries.ts";
+import { createNotifier } from "../notifications/notifier.ts";
+import type { OutboundGuard } from "../platform/outbound.ts";
 
 export interface ServiceDeps {
   /** Whether an instance leads the cluster now (always, alone): apps' statuses are the leader's observations. */
@@ -68,6 +74,10 @@ export interface ServiceDeps {
   now?: () => Date;
   /** A custom domain's certificate at the edge (EDGE=caddy, once the server listens); "none" without one. */
   certificateOf(hostname: string, verified: boolean): string;
+  /** Webhook deliveries (the leader retries them). */
+  deliveries: Deliveries;
+  /** What the platform's own outbound connections may reach (OUTBOUND_ALLOWED_HOSTS). */
+  outbound: OutboundGuard;
 }
 
 export function createServices(deps: ServiceDeps) {
@@ -87,12 +97,15 @@ export function createServices(deps: ServiceDeps) {
   const backups = createBackupService({ db, config: deps.config, engine, storage: deps.storage, resources, audit, logger: deps.logger, counters: deps.counters });
   const cdn = createCdnService({ db, config: deps.config, storage: deps.storage, accounts, uploads, logger: deps.logger });
   const deployments = createDeploymentService({ db, apps, engine, uploads });
+  const notifications = createNotifier({ db, config: deps.config, deliveries: deps.deliveries, mailer: deps.mailer, logger: deps.logger, appUrl: apps.url, clock: { now: () => (deps.now?.() ?? new Date()).getTime() } });
   const githubWebhooks = createGitHubWebhookService({ db, config: deps.config, engine, deployments, audit, removeDatabases: (app) => resources.removeAllOf(app) });
   return {
     audit,
+    notifications,
+    webhooks: createWebhookService({ db, guard: deps.outbound, deliveries: deps.deliveries, audit }),
     resources,
     backups,
-    quotaRequests: createQuotaRequestService({ db, accounts, audit, defaultQuota: deps.config.defaultQuota }),
+    quotaRequests: createQuotaRequestService({ db, accounts, audit, notifications, defaultQuota: deps.config.defaultQuota }),
     adminUsers: createAdminUserService({ db, engine, accounts, audit, defaultQuota: deps.config.defaultQuota }),
     adminStats: createAdminStatsService(db),
     // Real time, as the lease is renewed on it (tests drive cron on a clock of their own).
@@ -107,11 +120,13 @@ export function createServices(deps: ServiceDeps) {
     accounts,
     apps,
     env: createEnvService({ db, apps, engine, audit }),
-    domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit, certificateOf: deps.certificateOf }),
+    drains: createDrainService({ db, apps, guard: deps.outbound, pubsub: deps.pubsub, audit }),
+    domains: createDomainService({ db, config: deps.config, engine, apps, pubsub: deps.pubsub, audit, notifications, certificateOf: deps.certificateOf }),
     deployments,
     runs,
     processes: createProcessService({ db, apps, accounts, engine }),
     cron: createCronService({ db, apps, runs, now: deps.now }),
+    metrics: createMetricsService({ db, apps, pubsub: deps.pubsub, retentionDays: deps.config.metrics.retentionDays, now: deps.now ?? (() => new Date()) }),
     logs: createLogService({ apps, deployments, runs, engine }),
     uploads,
     cdn,

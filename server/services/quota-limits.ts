@@ -61,3 +61,8 @@ export function quotaData(limits: Partial<Record<keyof QuotaLimits, bigint>>) {
 export function limitsForLog(data: ReturnType<typeof quotaData>): Record<string, number> {
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k, Number(v)]));
 }
+
+/** Whether an administrator raised any of the account's limits above the platform's defaults (a granted request). */
+export function quotaRaised(quota: Record<(typeof LIMIT_NAMES)[number], number | bigint>, defaults: Record<(typeof LIMIT_NAMES)[number], number | bigint>): boolean {
+  return LIMIT_NAMES.some((name) => BigInt(quota[name]) > BigInt(defaults[name]));
+}

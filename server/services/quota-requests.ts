@@ -1,6 +1,7 @@
 // Limit requests: a user asks for higher limits with a reason (one pending request at a time); an
 // administrator approves them as asked or adjusted, which raises the quota at once, or denies them with a
 // reason. The requester's live subscriptions hear of the decision (accounts.changed).
+import type { Notifier } from "../notifications/notifier.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import { ConflictError, InvalidRequestError, NotFoundError } from "../errors.ts";
@@ -38,8 +39,8 @@ function reasonProblem(v: unknown): string | null {
   return v.length > REASON_MAX ? `Keep it under ${REASON_MAX} characters.` : null;
 }
 
-export function createQuotaRequestService(deps: { db: Db; accounts: AccountService; audit: AuditService; defaultQuota: Config["defaultQuota"] }) {
-  const { db, accounts, audit, defaultQuota } = deps;
+export function createQuotaRequestService(deps: { db: Db; accounts: AccountService; audit: AuditService; notifications: Pick<Notifier, "quotaDecided">; defaultQuota: Config["defaultQuota"] }) {
+  const { db, accounts, audit, notifications, defaultQuota } = deps;
 
   return {
     /** Files a request; 409 while another is pending; at least one limit must be above the current one. */
@@ -115,7 +116,9 @@ export function createQuotaRequestService(deps: { db: Db; accounts: AccountServi
       await audit.record({ actor, action: `admin.quota_request.${input.decision}`, target: { type: "user", id: request.userId }, details: { request: id, ...details }, ip: actor.ip });
       // Awaited: by the time the answer leaves, every instance has been told (its read cache cleared).
       await accounts.changed(request.userId);
-      return db.quotaRequest.findUniqueOrThrow({ where: { id } });
+      const decided = await db.quotaRequest.findUniqueOrThrow({ where: { id } });
+      notifications.quotaDecided(request.userId, { id, status: decided.status, decidedAt: decided.decidedAt, reason: decided.decisionReason, granted: details.granted ?? null });
+      return decided;
     },
   };
 }

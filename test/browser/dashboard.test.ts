@@ -93,7 +93,7 @@ describe("dashboard", () => {
     expect(await quota.innerText()).toMatch(/50 MiB/);
     // Navigation for the sections to come; Admin only for administrators.
     const nav = page.getByRole("navigation", { name: "Main" });
-    expect(await nav.getByRole("link").allInnerTexts()).toEqual(["Apps", "Account", "CDN", "OAuth apps"]);
+    expect(await nav.getByRole("link").allInnerTexts()).toEqual(["Apps", "Account", "CDN", "OAuth apps", "Notifications"]);
     expect(await page.getByText("waiting for approval").count()).toBe(0);
     await page.screenshot({ path: "/tmp/dashboard-account.png", fullPage: true });
 

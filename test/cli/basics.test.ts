@@ -7,7 +7,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { cliHome, runCli } from "./helpers.ts";
 
-const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "apps:sleep", "link", "deploy", "logs", "run", "runs", "runs:cancel", "cron", "cron:run", "env", "env:set", "env:unset", "domains", "domains:add", "domains:verify", "domains:remove", "stop", "restart", "rollback", "ps", "ps:scale", "healthcheck", "healthcheck:set", "healthcheck:unset", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
+const COMMANDS = ["login", "logout", "whoami", "apps", "apps:create", "apps:info", "apps:delete", "apps:sleep", "link", "deploy", "logs", "metrics", "run", "runs", "runs:cancel", "cron", "cron:run", "env", "env:set", "env:unset", "domains", "domains:add", "domains:verify", "domains:remove", "drains", "drains:add", "drains:remove", "webhooks", "webhooks:add", "webhooks:test", "webhooks:deliveries", "webhooks:remove", "stop", "restart", "rollback", "ps", "ps:scale", "healthcheck", "healthcheck:set", "healthcheck:unset", "quota", "quota:request", "quota:requests", "db:create", "db:list", "db:delete", "db:backup", "db:backups", "db:restore", "db:url", "cdn:upload", "cdn:list", "cdn:delete", "completion"];
 const home = cliHome();
 
 describe("slipway --help", () => {
@@ -64,6 +64,7 @@ describe("slipway completion", () => {
     expect(complete("slipway db:restore --")).toEqual(["--app", "--yes", "--json", "--server", "--help"]);
     expect(complete("slipway quota:request --c")).toEqual(["--cdn-bytes"]);
     expect(complete("slipway cdn:")).toEqual(["upload", "list", "delete"]);
+    expect(complete("slipway drains:")).toEqual(["add", "remove"]);
     const zsh = await runCli(home, ["completion", "zsh"]);
     expect(zsh.stdout).toContain("bashcompinit");
     const fish = await runCli(home, ["completion", "fish"]);

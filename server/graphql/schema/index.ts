@@ -15,10 +15,13 @@ import "./logs.ts";
 import "./processes.ts";
 import "./runs.ts";
 import "./cron.ts";
+import "./metrics.ts";
 import "./quota-requests.ts";
 import "./admin.ts";
 import "./audit.ts";
 import "./resources.ts";
 import "./cdn.ts";
+import "./webhooks.ts";
+import "./drains.ts";
 
 export const schema = builder.toSchema();

@@ -76,6 +76,7 @@ export class LogStore {
   private readonly resumed = new Set<string>();
   private readonly flushIntervalMs: number;
   private readonly maxPending: number;
+  private readonly taps: Array<(appId: string, lines: LogLineRecord[]) => void> = [];
 
   constructor(
     private readonly db: Db,
@@ -85,6 +86,11 @@ export class LogStore {
   ) {
     this.flushIntervalMs = options.flushIntervalMs ?? 25;
     this.maxPending = options.maxPending ?? 100_000;
+  }
+
+  /** LISTENER sees each committed batch of an app's lines (log drains); it must not throw nor wait. */
+  tap(listener: (appId: string, lines: LogLineRecord[]) => void): void {
+    this.taps.push(listener);
   }
 
   /** Continues an app's timestamps after its newest stored line (call before its first append after boot). */
@@ -138,6 +144,7 @@ export class LogStore {
       }
       for (const [appId, lines] of byApp) {
         await this.pubsub.publish(topic(appId), lines);
+        for (const tap of this.taps) tap(appId, lines);
         await this.pruneLater(appId, lines.length);
       }
     }

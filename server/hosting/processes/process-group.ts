@@ -28,6 +28,8 @@ export interface ProcessGroupDeps {
   log(line: string): void;
   /** Something App.processes shows changed. */
   changed(): void;
+  /** A process of the app crashed (notifications count crash loops). */
+  crashed?(): void;
 }
 
 /** One instance as App.processes shows it. */
@@ -193,6 +195,7 @@ export class ProcessGroup {
     slot.failures += 1;
     const delay = Math.min(backoff.baseMs * 2 ** (slot.failures - 1), backoff.maxMs);
     this.deps.log(`Crashed: ${this.nameOf(slot.index)}: ${why}. Restarting in ${formatDelay(delay)} (failure ${slot.failures} in a row).`);
+    this.deps.crashed?.();
     slot.retryTimer = clock.setTimeout(() => {
       slot.retryTimer = undefined;
       if (this.apply(slot, "retry")) void this.launch(slot);

@@ -33,6 +33,8 @@ export interface ServiceWorkersDeps {
   onError(error: unknown, message: string): void;
   /** How long a task has to stop after SIGTERM. */
   stopGraceMs: number;
+  /** A process of the app crashed (notifications count crash loops). */
+  crashed?(): void;
 }
 
 interface TypeService {
@@ -192,6 +194,7 @@ export class ServiceWorkers implements Workers {
     if ((task.state !== "failed" && task.state !== "rejected") || this.reported.has(task.id) || !this.release) return;
     this.reported.add(task.id);
     this.deps.log(`Crashed: ${type}.${task.slot ?? 1}: ${describeTaskError(task)}. Swarm starts another.`, this.release);
+    this.deps.crashed?.();
   }
 
   private unfollow(): void {

@@ -11,8 +11,10 @@ import type { Duplex } from "node:stream";
 import { challengeToken, sendChallenge } from "./challenge.ts";
 import { isValidHost } from "../../http/host.ts";
 import { hostMatcher, hostName, platformHostMatcher } from "./host.ts";
-import { pages, sendPage, unavailablePage, wakeFailedPage } from "./pages.ts";
+import { pages, sendPage, unavailablePage, wakeFailedPage, type Page } from "./pages.ts";
 import type { Activity } from "../sleep/activity.ts";
+import type { RequestCounts } from "../metrics/requests.ts";
+import { performance } from "node:perf_hooks";
 import { createHttpProxy, DEFAULT_TIMEOUTS, type ProxyTimeouts } from "./proxy.ts";
 import { serveStatic } from "./static.ts";
 import type { RouteTable, Upstream } from "./types.ts";
@@ -41,6 +43,8 @@ export interface RouterOptions {
    * app is held while `wake` starts it (resolving once it serves), then answered.
    */
   sleep?: { activity: Activity; wake(slug: string): Promise<void> };
+  /** Each answer to an app's request (status, time to its headers), for the app's metrics. */
+  counts?: RequestCounts;
 }
 
 /** The options Fastify hands its `serverFactory` that the HTTP server needs (Fastify applies them itself otherwise). */
@@ -87,7 +91,8 @@ export function createRouter(options: RouterOptions): Router {
   const match = hostMatcher(appsDomain, publicUrl.hostname);
   const isPlatform = platformHostMatcher(publicUrl.hostname);
   const timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
-  const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError, onUpstreamFailed: options.onUpstreamFailed });
+  const counts = options.counts;
+  const httpProxy = createHttpProxy({ proto, timeouts, onError: options.onError, onUpstreamFailed: options.onUpstreamFailed, counts });
   const upgradeProxy = createUpgradeProxy({ proto, handshakeTimeoutMs: timeouts.headersMs });
   const platformUpgrades = new Map<string, UpgradeHandler>();
   const platformUpgradePatterns: [RegExp, UpgradeHandler][] = [];
@@ -105,7 +110,7 @@ export function createRouter(options: RouterOptions): Router {
     return isPlatform(host) || (host !== undefined && !isValidHost(host)) ? null : { slug: null, appHost: name ?? "" };
   }
 
-  function answer(req: IncomingMessage, res: ServerResponse, host: AppHost, woken = false): void {
+  function answer(req: IncomingMessage, res: ServerResponse, host: AppHost, woken = false, startedAt = performance.now()): void {
     const { slug, appHost, pendingToken } = host;
     if (pendingToken !== undefined && challengeToken(req.method, req.url) === pendingToken) return sendChallenge(res, req, pendingToken);
     const target = slug === null ? null : options.routes.lookup(slug);
@@ -117,10 +122,21 @@ export function createRouter(options: RouterOptions): Router {
     else if (target.kind === "proxy") {
       // A request still under way keeps its app awake (a long upload, a stream) until it ends.
       if (sleep) countOpen(sleep.activity, slug!, res);
-      httpProxy.forward(req, res, target, slug!, appHost);
-    } else if (target.kind === "static") void serveStatic(req, res, target.root).catch((error: Error) => fail(res, req.method, slug!, error));
-    else if (target.kind === "sleeping") wakeThen(slug!, woken, () => answer(req, res, host, true), () => sendPage(res, wakeFailedPage, req.method));
-    else sendPage(res, unavailablePage(target), req.method);
+      httpProxy.forward(req, res, target, slug!, appHost, startedAt);
+    } else if (target.kind === "static") {
+      void serveStatic(req, res, target.root)
+        .catch((error: Error) => fail(res, req.method, slug!, error))
+        .finally(() => counts?.record(slug!, res.statusCode, performance.now() - startedAt));
+    } else if (target.kind === "sleeping") {
+      // A held request is counted once, when answered (its wait included).
+      wakeThen(slug!, woken, () => answer(req, res, host, true, startedAt), () => sendCounted(res, req.method, slug!, wakeFailedPage, startedAt));
+    } else sendCounted(res, req.method, slug!, unavailablePage(target), startedAt);
+  }
+
+  /** A page answered for an app (it is down, or did not wake): its status counts in the app's metrics. */
+  function sendCounted(res: ServerResponse, method: string | undefined, slug: string, page: Page, startedAt: number): void {
+    counts?.record(slug, page.status, performance.now() - startedAt);
+    sendPage(res, page, method);
   }
 
   /** Holds a request to a sleeping app while it starts, then answers it (`then`); `failed` when it did not start. */

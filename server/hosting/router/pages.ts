@@ -5,7 +5,7 @@ import type { RouteTarget } from "./types.ts";
 
 type Unavailable = Extract<RouteTarget, { kind: "unavailable" }>["status"];
 
-interface Page {
+export interface Page {
   status: number;
   body: Buffer;
   headers: Record<string, string>;

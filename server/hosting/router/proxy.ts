@@ -4,7 +4,9 @@
 // reached its instance (connection refused), or an idempotent one whose connection broke before any answer
 // (the instance died), is sent once more to another instance; the one that failed is reported (onUpstreamFailed).
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:http";
+import { performance } from "node:perf_hooks";
 import { Agent, type Dispatcher } from "undici";
+import type { RequestCounts } from "../metrics/requests.ts";
 import { Balancer } from "./balancer.ts";
 import { downstreamResponseHeaders, upstreamRequestHeaders } from "./headers.ts";
 import { pages, sendPage } from "./pages.ts";
@@ -33,7 +35,8 @@ const IDEMPOTENT = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface HttpProxy {
   /** `appHost` is `<slug>.<APPS_DOMAIN>`: the only domain the app's cookies may name. */
-  forward(req: IncomingMessage, res: ServerResponse, target: { upstreams: readonly Upstream[] }, slug: string, appHost: string): void;
+  /** `startedAt`: when the router took the request (performance.now()), for its latency in the app's metrics. */
+  forward(req: IncomingMessage, res: ServerResponse, target: { upstreams: readonly Upstream[] }, slug: string, appHost: string, startedAt?: number): void;
   /** Picks the instance of an app a connection goes to (WebSockets share the balancing). */
   readonly balancer: Balancer;
   close(): Promise<void>;
@@ -45,6 +48,8 @@ export function createHttpProxy(options: {
   onError?: (slug: string, error: Error) => void;
   /** An instance could not be reached (the engine takes it out of rotation until it answers). */
   onUpstreamFailed?: (slug: string, upstream: Upstream, error: Error) => void;
+  /** Each answer's status and time to its headers, by app (the app's metrics). */
+  counts?: RequestCounts;
 }): HttpProxy {
   const balancer = new Balancer();
   const agent = new Agent({
@@ -53,7 +58,7 @@ export function createHttpProxy(options: {
     bodyTimeout: options.timeouts.bodyIdleMs,
     connections: CONNECTIONS_PER_APP,
   });
-  function attempt(req: IncomingMessage, res: ServerResponse, upstreams: readonly Upstream[], slug: string, appHost: string, failed?: Upstream): void {
+  function attempt(req: IncomingMessage, res: ServerResponse, upstreams: readonly Upstream[], slug: string, appHost: string, startedAt: number, failed?: Upstream): void {
     const target = balancer.pick(upstreams, failed);
     const done = balancer.begin(target);
     const host = target.host.includes(":") ? `[${target.host}]` : target.host;
@@ -63,10 +68,10 @@ export function createHttpProxy(options: {
       const unreachable = UNREACHABLE_CODES.has(code);
       if (unreachable) options.onUpstreamFailed?.(slug, target, error);
       const again = !failed && upstreams.length > 1 && !hasBody && (unreachable || (BROKEN_CODES.has(code) && IDEMPOTENT.has(req.method ?? "")));
-      if (again) attempt(req, res, upstreams, slug, appHost, target);
+      if (again) attempt(req, res, upstreams, slug, appHost, startedAt, target);
       return again;
     };
-    const handler = new ResponseWriter(req, res, appHost, (error) => options.onError?.(slug, error), retry, done);
+    const handler = new ResponseWriter(req, res, appHost, (error) => options.onError?.(slug, error), retry, done, options.counts, slug, startedAt);
     try {
       agent.dispatch(
         {
@@ -85,8 +90,8 @@ export function createHttpProxy(options: {
 
   return {
     balancer,
-    forward(req, res, target, slug, appHost) {
-      attempt(req, res, target.upstreams, slug, appHost);
+    forward(req, res, target, slug, appHost, startedAt = 0) {
+      attempt(req, res, target.upstreams, slug, appHost, startedAt);
     },
     // Cuts requests still in flight: a streaming response could otherwise keep the server from closing.
     close: () => agent.destroy(),
@@ -106,6 +111,9 @@ class ResponseWriter implements Dispatcher.DispatchHandler {
     /** Before any answer: true when the request went to another instance instead. */
     private readonly retry: (error: Error) => boolean,
     private readonly done: () => void,
+    private readonly counts: RequestCounts | undefined,
+    private readonly slug: string,
+    private readonly startedAt: number,
   ) {
     res.once("close", () => {
       if (!res.writableFinished) this.controller?.abort(new Error("client closed the connection"));
@@ -120,6 +128,7 @@ class ResponseWriter implements Dispatcher.DispatchHandler {
     // Informational answers (103 Early Hints) are not passed on: the final answer follows.
     if (statusCode < 200) return;
     this.started = true;
+    this.counts?.record(this.slug, statusCode, performance.now() - this.startedAt);
     this.res.writeHead(statusCode, statusMessage, downstreamResponseHeaders(headers, this.appHost));
   }
 
@@ -140,7 +149,10 @@ class ResponseWriter implements Dispatcher.DispatchHandler {
     if (this.res.destroyed) return;
     if (!this.started && !this.res.headersSent && this.retry(error)) return;
     this.report(error);
+    if (this.started) return sendPage(this.res, pages.badGateway, this.req.method); // cut mid-answer: counted already
     const code = (error as { code?: string }).code;
-    sendPage(this.res, code && TIMEOUT_CODES.has(code) ? pages.gatewayTimeout : pages.badGateway, this.req.method);
+    const page = code && TIMEOUT_CODES.has(code) ? pages.gatewayTimeout : pages.badGateway;
+    this.counts?.record(this.slug, page.status, performance.now() - this.startedAt);
+    sendPage(this.res, page, this.req.method);
   }
 }

@@ -31,6 +31,8 @@ export interface RunnerDeps {
   instanceId: string;
   /** What an interactive run's wait for its terminal is timed on. */
   clock?: Clock;
+  /** A run ended FAILED or TIMED_OUT (notifications). */
+  runFailed?(appId: string, runId: string): void;
 }
 
 /** How long an interactive run waits for its terminal before it fails. */
@@ -216,6 +218,7 @@ export class OneOffRuns {
 
   private async record(appId: string, runId: string, data: { status: RunStatus; startedAt?: Date; finishedAt?: Date; exitCode?: number | null; error?: string | null }) {
     await this.deps.db.run.updateMany({ where: { id: runId }, data });
+    if (data.status === "FAILED" || data.status === "TIMED_OUT") this.deps.runFailed?.(appId, runId);
     await this.deps.pubsub.publish(appTopic(appId), { at: Date.now() }).catch(() => {});
   }
 }

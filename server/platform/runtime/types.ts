@@ -141,6 +141,17 @@ export interface Instance {
   exited: Promise<ExitInfo>;
   /** SIGTERM to the app's own process, SIGKILL to the whole tree after graceMs; resolves once nothing is left. */
   stop(graceMs?: number): Promise<void>;
+  /** Its resource use now, for the app's metrics; absent when the driver cannot tell (swarm: tasks on other nodes). */
+  stats?(): Promise<InstanceStats | null>;
+}
+
+/** What an instance's whole process tree used: null for what the driver could not read. */
+export interface InstanceStats {
+  /** CPU time since it started, in nanoseconds (the rate between two samples is the cores it used). */
+  cpuNanos: number | null;
+  memoryBytes: number | null;
+  /** Its memory limit, null when it has none the driver knows of. */
+  memoryLimitBytes: number | null;
 }
 
 export interface SandboxLayer {

@@ -114,6 +114,16 @@ export const appsRoutes: RestRoute[] = [
   },
   {
     method: "GET",
+    path: "/api/apps/:slug/metrics",
+    tag: "metrics",
+    summary:
+      "CPU (cores), memory (bytes), requests, 5xx and latency p50/p95 (ms) per `step` from `from` to `to` (ISO 8601; default the last hour), each series [time, value] pairs, and cpu and memory by process type; 400 past METRICS_RETENTION_DAYS or over 1000 points",
+    document: `query AppMetrics($slug: String!, $from: String, $to: String, $step: String) {
+      appMetrics(slug: $slug, from: $from, to: $to, step: $step) { ... on AppMetrics { from to step series { cpu memory memoryLimit requests errors latencyP50 latencyP95 } byProcess } ...ErrorFields } }`,
+    variables: ({ params, query }) => ({ slug: params.slug, from: query.from, to: query.to, step: query.step }),
+  },
+  {
+    method: "GET",
     path: "/api/apps/:slug/env",
     tag: "env",
     summary: "The app's environment variables, sorted by key",

@@ -10,6 +10,7 @@ import { SandboxUnavailableError } from "../errors.ts";
 import type { ImageBuildResult, ImageBuildSpec, Instance, InstanceSpec, ProcessSpec, ReleaseRef, RunResult, RunSpec, RuntimeDriver, SandboxReport } from "../types.ts";
 import { prepareWorkDir } from "../local/workdir.ts";
 import { APP_USER, ensureBaseImage } from "./base-image.ts";
+import { containerStats } from "./stats.ts";
 import { type Docker, LABEL, createDockerClient, pingDocker, platformId } from "./client.ts";
 import { type Bind, type RunningContainer, adoptContainer, runContainer } from "./container.ts";
 import { BUILD_CACHE_PATH } from "../paths.ts";
@@ -370,6 +371,7 @@ class DockerDriver implements RuntimeDriver {
       target: { host: container.address, port: APP_PORT },
       exited,
       stop: (graceMs = this.graceMs) => this.stop(container, graceMs),
+      stats: () => containerStats(this.docker, container.id),
     };
     this.instances.add(instance);
     return instance;

@@ -235,6 +235,7 @@ class LocalDriver implements RuntimeDriver {
       target: { host: app.network?.appAddress ?? "127.0.0.1", port },
       exited,
       stop: (graceMs = this.options.graceMs) => this.stop(launched, exited, graceMs),
+      ...(cgroup ? { stats: () => cgroup.usage() } : {}),
       launched,
     };
     this.instances.add(instance);

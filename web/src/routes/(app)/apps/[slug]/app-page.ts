@@ -63,6 +63,7 @@ export const APP_TABS = [
   { path: "", label: "Overview" },
   { path: "/deploys", label: "Deploys" },
   { path: "/logs", label: "Logs" },
+  { path: "/metrics", label: "Metrics" },
   { path: "/runs", label: "Runs" },
   { path: "/environment", label: "Environment" },
   { path: "/resources", label: "Resources" },
