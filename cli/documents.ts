@@ -443,6 +443,6 @@ export const SendTestWebhookMutation = graphql(`
 
 export const WebhookDeliveriesQuery = graphql(`
   query CliWebhookDeliveries($id: ID!) {
-    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }
+    webhookDeliveries(id: $id) { ...CliDelivery }
   }
 `);

@@ -75,7 +75,7 @@ type Documents = {
     "\n  mutation CliDeleteWebhook($id: ID!) {\n    deleteWebhook(id: $id)\n  }\n": typeof types.CliDeleteWebhookDocument,
     "\n  fragment CliDelivery on WebhookDelivery { id event status attempts responseStatus error durationMs createdAt nextAttemptAt }\n": typeof types.CliDeliveryFragmentDoc,
     "\n  mutation CliSendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) {\n      ...CliDelivery\n      ...CliError\n    }\n  }\n": typeof types.CliSendTestWebhookDocument,
-    "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }\n  }\n": typeof types.CliWebhookDeliveriesDocument,
+    "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id) { ...CliDelivery }\n  }\n": typeof types.CliWebhookDeliveriesDocument,
 };
 const documents: Documents = {
     "\n  fragment CliError on Error {\n    __typename\n    code\n    message\n  }\n": types.CliErrorFragmentDoc,
@@ -138,7 +138,7 @@ const documents: Documents = {
     "\n  mutation CliDeleteWebhook($id: ID!) {\n    deleteWebhook(id: $id)\n  }\n": types.CliDeleteWebhookDocument,
     "\n  fragment CliDelivery on WebhookDelivery { id event status attempts responseStatus error durationMs createdAt nextAttemptAt }\n": types.CliDeliveryFragmentDoc,
     "\n  mutation CliSendTestWebhook($id: ID!) {\n    sendTestWebhook(id: $id) {\n      ...CliDelivery\n      ...CliError\n    }\n  }\n": types.CliSendTestWebhookDocument,
-    "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }\n  }\n": types.CliWebhookDeliveriesDocument,
+    "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id) { ...CliDelivery }\n  }\n": types.CliWebhookDeliveriesDocument,
 };
 
 /**
@@ -384,7 +384,7 @@ export function graphql(source: "\n  mutation CliSendTestWebhook($id: ID!) {\n  
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id, first: 100) { ...CliDelivery }\n  }\n"): typeof import('./graphql.ts').CliWebhookDeliveriesDocument;
+export function graphql(source: "\n  query CliWebhookDeliveries($id: ID!) {\n    webhookDeliveries(id: $id) { ...CliDelivery }\n  }\n"): typeof import('./graphql.ts').CliWebhookDeliveriesDocument;
 
 
 export function graphql(source: string) {

@@ -1721,7 +1721,7 @@ fragment CliDelivery on WebhookDelivery {
 }`) as unknown as TypedDocumentString<CliSendTestWebhookMutation, CliSendTestWebhookMutationVariables>;
 export const CliWebhookDeliveriesDocument = new TypedDocumentString(`
     query CliWebhookDeliveries($id: ID!) {
-  webhookDeliveries(id: $id, first: 100) {
+  webhookDeliveries(id: $id) {
     ...CliDelivery
   }
 }

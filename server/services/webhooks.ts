@@ -4,10 +4,11 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "../db/client.ts";
 import { InvalidRequestError, NotFoundError, QuotaExceededError } from "../errors.ts";
-import { DELIVERIES_KEPT, type Deliveries } from "../notifications/deliveries.ts";
+import type { Deliveries } from "../notifications/deliveries.ts";
 import { EVENTS, isEventName, TEST_EVENT } from "../notifications/events.ts";
 import type { OutboundGuard } from "../platform/outbound.ts";
 import type { Acting, AuditService } from "./audit.ts";
+import type { Page } from "./pages.ts";
 
 /** Enough for a few receivers per event; each event costs a row per webhook. */
 export const MAX_WEBHOOKS = 20;
@@ -74,11 +75,15 @@ export function createWebhookService(deps: { db: Db; guard: OutboundGuard; deliv
       return true;
     },
 
-    /** The newest deliveries first (the log keeps DELIVERIES_KEPT). */
-    async deliveries(ownerId: string, id: string, first = 50) {
+    /** The newest deliveries first, a page at a time (the log keeps DELIVERIES_KEPT). */
+    async deliveries(ownerId: string, id: string, page: Page) {
       const hook = await mine(ownerId, id);
-      const take = Math.min(Math.max(first, 1), DELIVERIES_KEPT);
-      return db.delivery.findMany({ where: { webhookId: hook.id }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take });
+      return db.delivery.findMany({
+        where: { webhookId: hook.id },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: page.first,
+        ...(page.after ? { cursor: { id: page.after }, skip: 1 } : {}),
+      });
     },
 
     /** A "ping" delivery, whatever the webhook's events, answered once its first try is over (then in the log). */

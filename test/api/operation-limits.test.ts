@@ -77,8 +77,9 @@ describe("operation limits over HTTP", () => {
     // Bounded otherwise: log lines page with `after` and `limit` (1–1000, the contract's), an app has at most 200 env vars,
     // an app has at most 20 custom domains, there are two database types, and appRuns (REST's list of an app's runs)
     // answers a fixed page of 50 with `after` (GraphQL clients page App.runs with first), an app has at most 50
-    // cron jobs (app.json's list is refused past that), and its process types run within maxInstances.
-    const boundedOtherwise = new Set(["appLogs", "appEnv", "appDomains", "databaseTypes", "appRuns", "appCronJobs", "appProcesses"]);
+    // cron jobs (app.json's list is refused past that), its process types run within maxInstances, an account has at
+    // most 20 webhooks, there are six webhook events, and an app has at most 5 log drains.
+    const boundedOtherwise = new Set(["appLogs", "appEnv", "appDomains", "databaseTypes", "appRuns", "appCronJobs", "appProcesses", "webhooks", "webhookEvents", "appDrains"]);
     for (const [name, field] of Object.entries(type)) {
       if (!String(field.type).startsWith("[") || boundedOtherwise.has(name)) continue;
       expect(field.args.find((a) => a.name === "first")?.defaultValue, name).toBe(50);

@@ -3,6 +3,7 @@
 import { InvalidRequestError, NotFoundError, QuotaExceededError } from "../../errors.ts";
 import { EVENT_DESCRIPTIONS, EVENTS } from "../../notifications/events.ts";
 import { builder } from "../builder.ts";
+import { pageArgs, pageCost, pageOf } from "../pages.ts";
 import { acting } from "../context.ts";
 import { User } from "./user.ts";
 
@@ -53,9 +54,10 @@ export const Webhook = builder.objectRef<WebhookShape>("Webhook").implement({
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     deliveries: t.withAuth(READ).field({
       type: [WebhookDelivery],
-      description: "Its delivery log, newest first (the last 100 are kept)",
-      args: { first: t.arg.int({ required: false, description: "At most 100; 50 by default" }) },
-      resolve: (hook, { first }, ctx) => ctx.services.webhooks.deliveries(ctx.viewer.user.id, hook.id, first ?? 50),
+      description: "Its delivery log, newest first, a page at a time (the last 100 are kept)",
+      args: pageArgs(t.arg, "id"),
+      complexity: pageCost,
+      resolve: (hook, args, ctx) => ctx.services.webhooks.deliveries(ctx.viewer.user.id, hook.id, pageOf(args)),
     }),
   }),
 });
@@ -105,9 +107,11 @@ builder.queryFields((t) => ({
   }),
   webhookDeliveries: t.withAuth(READ).field({
     type: [WebhookDelivery],
-    description: "A webhook's delivery log, newest first (the last 100 are kept)",
-    args: { id: t.arg.id(), first: t.arg.int({ required: false, description: "At most 100; 50 by default" }) },
-    resolve: (_root, { id, first }, ctx) => ctx.services.webhooks.deliveries(ctx.viewer.user.id, String(id), first ?? 50),
+    description: "A webhook's delivery log, newest first, a page at a time (the last 100 are kept)",
+    args: { id: t.arg.id(), ...pageArgs(t.arg, "id") },
+    // Not pageCost: a cost function reads the arguments, and REST's documents are measured without their variables
+    // (the required id); the log holds at most 100 small rows.
+    resolve: (_root, { id, ...args }, ctx) => ctx.services.webhooks.deliveries(ctx.viewer.user.id, String(id), pageOf(args)),
   }),
   webhookEvents: t.field({
     type: [EventInfo],

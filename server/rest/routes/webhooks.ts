@@ -32,8 +32,8 @@ export const webhooksRoutes: RestRoute[] = [
     method: "GET",
     path: "/api/webhooks/:id/deliveries",
     tag: "notifications",
-    summary: "The webhook's delivery log, newest first (the last 100): each event's status, tries, the receiver's last answer and the next try",
-    document: `query WebhookDeliveries($id: ID!) { webhookDeliveries(id: $id, first: 100) { ...WebhookDeliveryFields } }`,
+    summary: "The webhook's delivery log, newest first (50; the log keeps the last 100): each event's status, tries, the receiver's last answer and the next try",
+    document: `query WebhookDeliveries($id: ID!) { webhookDeliveries(id: $id) { ...WebhookDeliveryFields } }`,
   },
   {
     method: "POST",
