@@ -131,6 +131,8 @@ describe("what a reader sees", () => {
       expect((await deploy(owner, slug, await zipFolder(null, nodeApp(serve("v1"))))).status).toBe("LIVE");
       const fails = nodeApp("process.exit(3)");
       expect((await deploy(owner, slug, await zipFolder(null, fails))).status).toBe("FAILED");
+      // The deploy is seen FAILED once it is written; the event after that write, and the read above, may still be under way.
+      await waitFor(async () => seen.some((s) => s.startsWith("FAILED ")), 10_000, "the failed deployment's event");
     } finally {
       pubsub.publish = publish;
     }
