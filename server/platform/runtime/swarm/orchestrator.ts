@@ -252,8 +252,20 @@ export class SwarmOrchestrator {
     return (await this.docker.listServices({ filters } as object)) as unknown as ServiceState[];
   }
 
+  /**
+   * Sets the service's spec. Swarm refuses an update made against an older version of the service ("update out of
+   * sequence"), and its version also moves when a rollout under way settles: read it again and set the same spec.
+   */
   private async update(service: ServiceState, spec: object): Promise<void> {
-    await this.docker.getService(service.ID).update({ _query: { version: service.Version.Index }, _body: spec } as never);
+    let version = service.Version.Index;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return void (await this.docker.getService(service.ID).update({ _query: { version }, _body: spec } as never));
+      } catch (error) {
+        if (attempt >= 5 || !/out of sequence/i.test(String((error as Error).message))) throw error;
+        version = ((await this.docker.getService(service.ID).inspect()) as ServiceState).Version.Index;
+      }
+    }
   }
 
   /** A failed or canceled rollout: back to the previous spec (Swarm may have done it already), or no service at all. */
